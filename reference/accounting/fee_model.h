@@ -1,0 +1,32 @@
+#pragma once
+
+#include "reference/kernel_marker.h"
+
+namespace btforge {
+
+// Maker fills rest on the book (take-profit limits); taker fills cross the
+// spread (market entries, stops, signal and time exits) and pay slippage.
+enum BT_KERNEL FillRole : int { kMaker = 0, kTaker = 1 };
+
+// Costs and account settings shared by every strategy; from the spec's
+// "account" block, fixed for a whole sweep.
+struct BT_KERNEL AccountConfig {
+    double initial_equity;
+    double maker_fee;      // fraction of notional
+    double taker_fee;      // fraction of notional
+    double slippage;       // fraction of price, against the trader, taker fills only
+    double bars_per_year;  // annualizes sharpe, sortino and calmar; derived from the data's bar spacing
+};
+
+BT_KERNEL inline double fee_rate(const AccountConfig& config, FillRole role) {
+    return role == kMaker ? config.maker_fee : config.taker_fee;
+}
+
+// Price actually obtained by a fill of direction `trade_dir` (+1 buy, -1 sell):
+// a taker buys higher and sells lower than the quoted price.
+BT_KERNEL inline double slipped_price(const AccountConfig& config, double price, int trade_dir, FillRole role) {
+    if (role == kMaker) return price;
+    return price * (1.0 + static_cast<double>(trade_dir) * config.slippage);
+}
+
+}  // namespace btforge

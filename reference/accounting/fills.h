@@ -1,0 +1,52 @@
+#pragma once
+
+#include "reference/accounting/fee_model.h"
+#include "reference/accounting/holding.h"
+#include "reference/accounting/quantize.h"
+#include "reference/kernel_marker.h"
+
+namespace btforge {
+
+// Opens (or adds to) a holding at `price`; the fee leaves the cash at once.
+// Returns the fee.
+BT_KERNEL inline double apply_open_fill(Account& account, Holding& holding, int side, double qty, double price,
+                                        double rate) {
+    double fee = quantize(qty * price * rate);
+    if (holding.side == 0) {
+        holding.side = side;
+        holding.qty = qty;
+        holding.entry_price = price;
+        holding.entry_notional = quantize(qty * price);
+        holding.trade_pnl = 0.0;
+    } else {
+        double new_qty = quantize(holding.qty + qty);
+        holding.entry_price = quantize((holding.entry_price * holding.qty + price * qty) / new_qty);
+        holding.entry_notional = quantize(holding.entry_notional + qty * price);
+        holding.qty = new_qty;
+    }
+    account.cash = quantize(account.cash - fee);
+    account.fees_paid = quantize(account.fees_paid + fee);
+    holding.trade_pnl = quantize(holding.trade_pnl - fee);
+    return fee;
+}
+
+// Closes `qty` of the holding at `price`: realized PnL against the average
+// entry price, minus the fee. The holding is flat (side 0) when nothing is
+// left. Returns the realized price PnL (before the fee).
+BT_KERNEL inline double apply_close_fill(Account& account, Holding& holding, double qty, double price, double rate,
+                                         double* fee_out) {
+    double pnl = quantize(static_cast<double>(holding.side) * (price - holding.entry_price) * qty);
+    double fee = quantize(qty * price * rate);
+    account.cash = quantize(account.cash + pnl - fee);
+    account.fees_paid = quantize(account.fees_paid + fee);
+    holding.trade_pnl = quantize(holding.trade_pnl + pnl - fee);
+    holding.qty = quantize(holding.qty - qty);
+    if (holding.qty <= 0.0) {
+        holding.qty = 0.0;
+        holding.side = 0;
+    }
+    if (fee_out != nullptr) *fee_out = fee;
+    return pnl;
+}
+
+}  // namespace btforge

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "reference/kernel_marker.h"
+
+namespace btforge {
+
+// Cash side of the portfolio shared by all symbols of one combination.
+struct BT_KERNEL Account {
+    double cash;          // initial equity + realized PnL - fees - funding
+    double fees_paid;
+    double funding_paid;  // positive: paid by the account
+};
+
+// The open quantity of one symbol and what the round trip has made so far.
+struct BT_KERNEL Holding {
+    int side;               // +1 long, -1 short, 0 flat
+    double qty;             // > 0 while open
+    double entry_price;     // average entry price
+    double entry_notional;  // qty * price at entry: the base of the trade's return
+    double trade_pnl;       // realized PnL - fees - funding of this round trip so far
+};
+
+}  // namespace btforge

@@ -1,0 +1,144 @@
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "reference/kernel_marker.h"
+
+namespace btforge {
+
+// The results row of one combination (SPEC §7). Field order is the column
+// order of every report.
+struct BT_KERNEL Metrics {
+    double final_equity;
+    double total_return;      // final / initial - 1
+    double net_pnl;           // final - initial
+    double gross_profit;      // sum of winning round trips' net PnL
+    double gross_loss;        // sum of losing round trips' net losses, positive
+    double fees_paid;
+    double funding_paid;      // positive: paid
+    int n_trades;             // round trips; partial closes belong to their trade
+    int n_wins;
+    double win_rate;
+    double profit_factor;     // gross_profit / gross_loss; +inf with no loss and some profit; 0 with no trade
+    double max_drawdown;      // of close-marked equity, fraction of the running peak
+    double sharpe;            // mean / population std of per-bar returns * sqrt(bars_per_year)
+    double sortino;           // mean / downside deviation * sqrt(bars_per_year)
+    double calmar;            // annualized return / max_drawdown, see Note [Annualizing without pow]
+    double exposure;          // fraction of bars with an open position at the close
+    double avg_trade_return;  // mean of round trip net PnL / entry notional
+    int max_consecutive_losses;
+};
+
+// Note [Annualizing without pow]
+// Compounded annualization needs pow(), which is not correctly rounded on
+// either side of the CPU/GPU parity line (SPEC §3). Returns are annualized
+// arithmetically instead: total_return * bars_per_year / n_bars.
+
+// Running state of the online metrics, updated in bar order.
+struct BT_KERNEL MetricsAccumulator {
+    double initial_equity;
+    double prev_equity;
+    double peak_equity;
+    double max_drawdown;
+    long long n_returns;
+    double mean_return;       // Welford
+    double m2_return;
+    double sum_sq_downside;   // sum of min(r, 0)^2
+    long long bars_exposed;
+    int n_trades;
+    int n_wins;
+    double gross_profit;
+    double gross_loss;
+    double sum_trade_return;
+    int losing_streak;
+    int max_losing_streak;
+};
+
+BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equity) {
+    acc.initial_equity = initial_equity;
+    acc.prev_equity = initial_equity;
+    acc.peak_equity = initial_equity;
+    acc.max_drawdown = 0.0;
+    acc.n_returns = 0;
+    acc.mean_return = 0.0;
+    acc.m2_return = 0.0;
+    acc.sum_sq_downside = 0.0;
+    acc.bars_exposed = 0;
+    acc.n_trades = 0;
+    acc.n_wins = 0;
+    acc.gross_profit = 0.0;
+    acc.gross_loss = 0.0;
+    acc.sum_trade_return = 0.0;
+    acc.losing_streak = 0;
+    acc.max_losing_streak = 0;
+}
+
+// Called once per bar with the equity marked at its close.
+BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equity, int has_position) {
+    // A ruined account (equity <= 0) has no meaningful return: count 0.
+    double r = acc.prev_equity > 0.0 ? equity / acc.prev_equity - 1.0 : 0.0;
+    acc.n_returns += 1;
+    double delta = r - acc.mean_return;
+    acc.mean_return += delta / static_cast<double>(acc.n_returns);
+    acc.m2_return += delta * (r - acc.mean_return);
+    if (r < 0.0) acc.sum_sq_downside += r * r;
+    acc.prev_equity = equity;
+    if (equity > acc.peak_equity) acc.peak_equity = equity;
+    if (acc.peak_equity > 0.0) {
+        double dd = (acc.peak_equity - equity) / acc.peak_equity;
+        if (dd > acc.max_drawdown) acc.max_drawdown = dd;
+    }
+    if (has_position != 0) acc.bars_exposed += 1;
+}
+
+// Called when a round trip is fully closed, in close order.
+BT_KERNEL inline void metrics_on_trade_closed(MetricsAccumulator& acc, double trade_pnl, double entry_notional) {
+    acc.n_trades += 1;
+    if (trade_pnl > 0.0) {
+        acc.n_wins += 1;
+        acc.gross_profit += trade_pnl;
+    } else if (trade_pnl < 0.0) {
+        acc.gross_loss -= trade_pnl;
+    }
+    if (entry_notional > 0.0) acc.sum_trade_return += trade_pnl / entry_notional;
+    if (trade_pnl < 0.0) {
+        acc.losing_streak += 1;
+        if (acc.losing_streak > acc.max_losing_streak) acc.max_losing_streak = acc.losing_streak;
+    } else {
+        acc.losing_streak = 0;
+    }
+}
+
+BT_KERNEL inline void metrics_finish(const MetricsAccumulator& acc, double final_equity, double fees_paid,
+                                     double funding_paid, double bars_per_year, Metrics& out) {
+    out.final_equity = final_equity;
+    out.net_pnl = final_equity - acc.initial_equity;
+    out.total_return = final_equity / acc.initial_equity - 1.0;
+    out.gross_profit = acc.gross_profit;
+    out.gross_loss = acc.gross_loss;
+    out.fees_paid = fees_paid;
+    out.funding_paid = funding_paid;
+    out.n_trades = acc.n_trades;
+    out.n_wins = acc.n_wins;
+    out.win_rate = acc.n_trades > 0 ? static_cast<double>(acc.n_wins) / static_cast<double>(acc.n_trades) : 0.0;
+    if (acc.gross_loss > 0.0) {
+        out.profit_factor = acc.gross_profit / acc.gross_loss;
+    } else {
+        out.profit_factor = acc.gross_profit > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
+    }
+    out.max_drawdown = acc.max_drawdown;
+    double n = static_cast<double>(acc.n_returns);
+    double annual = std::sqrt(bars_per_year);
+    double std_return = acc.n_returns > 0 ? std::sqrt(acc.m2_return / n) : 0.0;
+    double downside = acc.n_returns > 0 ? std::sqrt(acc.sum_sq_downside / n) : 0.0;
+    out.sharpe = std_return > 0.0 ? acc.mean_return / std_return * annual : 0.0;
+    out.sortino = downside > 0.0 ? acc.mean_return / downside * annual : 0.0;
+    double annual_return = acc.n_returns > 0 ? out.total_return * bars_per_year / n : 0.0;
+    out.calmar = acc.max_drawdown > 0.0 ? annual_return / acc.max_drawdown : 0.0;
+    out.exposure = acc.n_returns > 0 ? static_cast<double>(acc.bars_exposed) / n : 0.0;
+    out.avg_trade_return = acc.n_trades > 0 ? acc.sum_trade_return / static_cast<double>(acc.n_trades) : 0.0;
+    out.max_consecutive_losses = acc.max_losing_streak;
+}
+
+}  // namespace btforge

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "reference/kernel_marker.h"
+
+namespace btforge {
+
+// Why a fill happened: the trade log's "reason" column.
+enum BT_KERNEL FillReason : int {
+    kEntry = 0,
+    kStopLoss = 1,     // the bar reached the stop
+    kStopGap = 2,      // the bar opened through the stop: filled at the open
+    kPartialTarget = 3,
+    kTarget = 4,
+    kSignalExit = 5,   // opposite signal, filled at the next open
+    kMaxHold = 6,      // held max_hold_bars, closed at the close
+    kEndOfData = 7,    // last bar, closed at the close
+};
+
+struct BT_KERNEL FillRecord {
+    int bar;
+    int symbol;
+    int reason;       // FillReason
+    int trade_dir;    // +1 buy, -1 sell
+    int trade_index;  // round trip this fill belongs to (0-based, in order of entry)
+    double qty;
+    double price;
+    double fee;
+    double realized_pnl;  // price PnL of a closing fill, 0 for entries
+    double cash_after;
+};
+
+// Note [Fill log without a heap]
+// A replay wants every fill; a sweep wants none. The kernel writes records
+// while count < capacity and always counts, so a caller can run once with
+// capacity 0 to learn the size and again with a buffer that large. A null
+// log costs one pointer test per fill.
+struct BT_KERNEL FillLog {
+    FillRecord* records;
+    int capacity;
+    int count;
+};
+
+BT_KERNEL inline void log_fill(FillLog* log, const FillRecord& record) {
+    if (log == nullptr) return;
+    if (log->count < log->capacity) log->records[log->count] = record;
+    log->count += 1;
+}
+
+}  // namespace btforge

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cmath>
+
+#include "reference/kernel_marker.h"
+#include "reference/strategies/default/params.h"
+
+namespace btforge {
+
+// SPEC §6 step 5: the direction the indicators of bar t ask for: +1 long,
+// -1 short, 0 none. No signal while any series the mode reads is NaN (before
+// its lookback), and none at bar 0 of a crossover (no previous bar).
+// `i` is the aligned index of (symbol, t), `prev` that of (symbol, t - 1).
+BT_KERNEL inline int trend_signal(const DefaultSeries& s, const DefaultParams& p, int i, int prev) {
+    double fast = s.ema_fast[i];
+    double slow = s.ema_slow[i];
+    double fast_prev = s.ema_fast[prev];
+    double slow_prev = s.ema_slow[prev];
+    double rsi = s.rsi[i];
+    double adx = s.adx[i];
+    double breadth = s.breadth[i];
+    if (std::isnan(fast) || std::isnan(slow) || std::isnan(fast_prev) || std::isnan(slow_prev) || std::isnan(rsi) ||
+        std::isnan(adx) || std::isnan(breadth)) {
+        return 0;
+    }
+    if (adx < p.adx_min) return 0;
+    if (fast > slow && fast_prev <= slow_prev && rsi < p.rsi_max_long && breadth >= p.breadth_min) return 1;
+    if (fast < slow && fast_prev >= slow_prev && rsi > p.rsi_min_short && breadth <= 1.0 - p.breadth_min) return -1;
+    return 0;
+}
+
+BT_KERNEL inline int mean_reversion_signal(const DefaultSeries& s, const DefaultParams& p, int i, double close) {
+    double upper = s.bb_upper[i];
+    double lower = s.bb_lower[i];
+    double rsi = s.rsi[i];
+    if (std::isnan(upper) || std::isnan(lower) || std::isnan(rsi)) return 0;
+    if (close < lower && rsi < p.rsi_oversold) return 1;
+    if (close > upper && rsi > p.rsi_overbought) return -1;
+    return 0;
+}
+
+BT_KERNEL inline int entry_signal(const DefaultSeries& s, const DefaultParams& p, int i, int prev, double close) {
+    if (p.mode == 0) return trend_signal(s, p, i, prev);
+    return mean_reversion_signal(s, p, i, close);
+}
+
+}  // namespace btforge

@@ -1,0 +1,146 @@
+#pragma once
+
+#include <cmath>
+
+#include "reference/accounting/fee_model.h"
+#include "reference/accounting/holding.h"
+#include "reference/accounting/mark_to_market.h"
+#include "reference/accounting/quantize.h"
+#include "reference/exits/stop_loss.h"
+#include "reference/kernel_marker.h"
+#include "reference/market/market_view.h"
+#include "reference/metrics/metrics.h"
+#include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/position_fills.h"
+#include "reference/portfolio/settle_funding.h"
+#include "reference/strategies/sma_cross/params.h"
+
+namespace btforge {
+
+// The small example strategy: per symbol, a fast SMA crossing above the slow
+// one goes long at the next open, crossing below goes short (or only exits
+// when shorts are off); an opposite cross exits at the next open. A fixed
+// stop at stop_pct from the entry follows the shared stop-loss rule. Each
+// entry commits position_fraction of the equity marked at the previous close.
+
+struct BT_KERNEL SmaCrossSymbolState {
+    Holding holding;
+    double stop;
+    int trade_index;
+    int pending;  // +1 / -1: be in this direction after the next open; 2: only exit
+};
+
+BT_KERNEL inline int sma_cross_signal(const SmaCrossSeries& s, int i, int prev) {
+    double fast = s.sma_fast[i];
+    double slow = s.sma_slow[i];
+    double fast_prev = s.sma_fast[prev];
+    double slow_prev = s.sma_slow[prev];
+    if (std::isnan(fast) || std::isnan(slow) || std::isnan(fast_prev) || std::isnan(slow_prev)) return 0;
+    if (fast > slow && fast_prev <= slow_prev) return 1;
+    if (fast < slow && fast_prev >= slow_prev) return -1;
+    return 0;
+}
+
+BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCrossSeries& series,
+                                             const SmaCrossParams& p, const AccountConfig& config, Metrics& out,
+                                             FillLog* log, double* equity_curve) {
+    SmaCrossSymbolState states[kMaxSymbols];
+    for (int s = 0; s < m.n_symbols; ++s) {
+        states[s].holding.side = 0;
+        states[s].holding.qty = 0.0;
+        states[s].holding.entry_price = 0.0;
+        states[s].holding.entry_notional = 0.0;
+        states[s].holding.trade_pnl = 0.0;
+        states[s].stop = 0.0;
+        states[s].trade_index = -1;
+        states[s].pending = 0;
+    }
+    Account account;
+    account.cash = config.initial_equity;
+    account.fees_paid = 0.0;
+    account.funding_paid = 0.0;
+    MetricsAccumulator metrics;
+    metrics_begin(metrics, config.initial_equity);
+    double equity_prev_close = config.initial_equity;
+    int trades_started = 0;
+    int last_bar = m.n_bars - 1;
+
+    for (int t = 0; t < m.n_bars; ++t) {
+        for (int s = 0; s < m.n_symbols; ++s) {
+            int i = market_index(m, s, t);
+            if (m.tradable[i] == 0) continue;
+            SmaCrossSymbolState& st = states[s];
+            FillContext where;
+            where.bar = t;
+            where.symbol = s;
+            where.trade_index = st.trade_index;
+            if (st.pending != 0) {
+                int target = st.pending;
+                st.pending = 0;
+                if (st.holding.side != 0 && st.holding.side != target) {
+                    close_position(account, st.holding, metrics, log, config, where, st.holding.qty, m.open[i], kTaker,
+                                   kSignalExit);
+                }
+                if (target != 2 && st.holding.side == 0 && equity_prev_close > 0.0) {
+                    double fill_price = slipped_price(config, m.open[i], target, kTaker);
+                    double qty = floor_to_step(p.position_fraction * equity_prev_close / fill_price, m.qty_step[s]);
+                    if (qty >= m.min_qty[s]) {
+                        where.trade_index = trades_started;
+                        open_position(account, st.holding, log, config, where, target, qty, fill_price);
+                        st.trade_index = trades_started;
+                        trades_started += 1;
+                        st.stop = round_to_tick(fill_price * (1.0 - static_cast<double>(target) * p.stop_pct),
+                                                m.price_tick[s]);
+                    }
+                }
+            }
+            if (st.holding.side == 0) continue;
+            settle_funding(account, st.holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+            where.trade_index = st.trade_index;
+            int stop = evaluate_stop(st.holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
+            if (stop == kStopGapped) {
+                close_position(account, st.holding, metrics, log, config, where, st.holding.qty, m.open[i], kTaker,
+                               kStopGap);
+            } else if (stop == kStopHit) {
+                close_position(account, st.holding, metrics, log, config, where, st.holding.qty, st.stop, kTaker,
+                               kStopLoss);
+            }
+        }
+
+        for (int s = 0; s < m.n_symbols; ++s) {
+            int i = market_index(m, s, t);
+            SmaCrossSymbolState& st = states[s];
+            if (t == last_bar) {
+                if (st.holding.side != 0) {
+                    FillContext where;
+                    where.bar = t;
+                    where.symbol = s;
+                    where.trade_index = st.trade_index;
+                    close_position(account, st.holding, metrics, log, config, where, st.holding.qty, m.close[i],
+                                   kTaker, kEndOfData);
+                }
+                continue;
+            }
+            if (m.tradable[i] == 0) continue;
+            int signal = sma_cross_signal(series, i, t > 0 ? i - 1 : i);
+            if (signal == 0 || signal == st.holding.side) continue;
+            st.pending = (signal < 0 && p.allow_short == 0) ? 2 : signal;
+            if (st.pending == 2 && st.holding.side == 0) st.pending = 0;
+        }
+
+        double equity = account.cash;
+        int has_position = 0;
+        for (int s = 0; s < m.n_symbols; ++s) {
+            if (states[s].holding.side != 0) {
+                equity += mark_to_market_pnl(states[s].holding, m.close[market_index(m, s, t)]);
+                has_position = 1;
+            }
+        }
+        metrics_on_bar_close(metrics, equity, has_position);
+        if (equity_curve != nullptr) equity_curve[t] = equity;
+        equity_prev_close = equity;
+    }
+    metrics_finish(metrics, equity_prev_close, account.fees_paid, account.funding_paid, config.bars_per_year, out);
+}
+
+}  // namespace btforge

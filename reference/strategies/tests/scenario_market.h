@@ -1,0 +1,95 @@
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "reference/accounting/fee_model.h"
+#include "reference/market/market_view.h"
+#include "reference/metrics/metrics.h"
+#include "reference/portfolio/fill_log.h"
+
+namespace btforge::testing {
+
+// A hand-made market for one rule at a time: every bar flat at `price`,
+// tradable, no funding; tests then shape the bars they care about.
+struct ScenarioMarket {
+    int n_symbols;
+    int n_bars;
+    std::vector<std::int64_t> ts;
+    std::vector<double> open, high, low, close, volume, funding_rate;
+    std::vector<std::int32_t> funding_events;
+    std::vector<std::uint8_t> tradable;
+    double qty_step = 0.001, min_qty = 0.001, price_tick = 0.01;
+
+    ScenarioMarket(int symbols, int bars, double price = 100.0)
+        : n_symbols(symbols), n_bars(bars), ts(static_cast<std::size_t>(bars)) {
+        std::size_t cells = static_cast<std::size_t>(symbols * bars);
+        open.assign(cells, price);
+        high.assign(cells, price);
+        low.assign(cells, price);
+        close.assign(cells, price);
+        volume.assign(cells, 1.0);
+        funding_rate.assign(cells, 0.0);
+        funding_events.assign(cells, 0);
+        tradable.assign(cells, 1);
+        for (int t = 0; t < bars; ++t) ts[static_cast<std::size_t>(t)] = 3'600'000LL * t;
+    }
+    std::size_t at(int s, int t) const { return static_cast<std::size_t>(s * n_bars + t); }
+    void bar(int s, int t, double o, double h, double l, double c) {
+        open[at(s, t)] = o;
+        high[at(s, t)] = h;
+        low[at(s, t)] = l;
+        close[at(s, t)] = c;
+    }
+    MarketView view() const {
+        MarketView v{};
+        v.n_symbols = n_symbols;
+        v.n_bars = n_bars;
+        v.timestamp_ms = ts.data();
+        v.open = open.data();
+        v.high = high.data();
+        v.low = low.data();
+        v.close = close.data();
+        v.volume = volume.data();
+        v.funding_rate = funding_rate.data();
+        v.funding_events = funding_events.data();
+        v.tradable = tradable.data();
+        for (int s = 0; s < n_symbols; ++s) {
+            v.qty_step[s] = qty_step;
+            v.min_qty[s] = min_qty;
+            v.price_tick[s] = price_tick;
+        }
+        return v;
+    }
+};
+
+// No fees, no slippage: fills land exactly on the prices a test names.
+inline AccountConfig frictionless_account() { return AccountConfig{10000.0, 0.0, 0.0, 0.0, 1.0}; }
+
+struct ScenarioResult {
+    Metrics metrics{};
+    std::vector<FillRecord> fills;
+    std::vector<double> equity;
+
+    int count(int reason) const {
+        int n = 0;
+        for (const FillRecord& f : fills) n += f.reason == reason ? 1 : 0;
+        return n;
+    }
+};
+
+// Runs a strategy kernel with a fill log large enough for any scenario.
+template <typename Run>
+ScenarioResult run_scenario(int n_bars, Run run) {
+    ScenarioResult result;
+    result.fills.resize(256);
+    result.equity.resize(static_cast<std::size_t>(n_bars));
+    FillLog log{result.fills.data(), 256, 0};
+    run(result.metrics, &log, result.equity.data());
+    result.fills.resize(static_cast<std::size_t>(log.count));
+    return result;
+}
+
+}  // namespace btforge::testing

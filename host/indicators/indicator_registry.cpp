@@ -1,0 +1,187 @@
+#include "host/indicators/indicator_registry.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "reference/indicators/adx.h"
+#include "reference/indicators/atr.h"
+#include "reference/indicators/bbands.h"
+#include "reference/indicators/breadth.h"
+#include "reference/indicators/cci.h"
+#include "reference/indicators/ema.h"
+#include "reference/indicators/kama.h"
+#include "reference/indicators/macd.h"
+#include "reference/indicators/max.h"
+#include "reference/indicators/mfi.h"
+#include "reference/indicators/min.h"
+#include "reference/indicators/minus_di.h"
+#include "reference/indicators/obv.h"
+#include "reference/indicators/plus_di.h"
+#include "reference/indicators/roc.h"
+#include "reference/indicators/rsi.h"
+#include "reference/indicators/sma.h"
+#include "reference/indicators/stoch.h"
+#include "reference/indicators/willr.h"
+#include "reference/indicators/wma.h"
+
+namespace btforge {
+namespace {
+
+// Note [Parameter minimums]
+// The minimums are TA-Lib 0.8.1's own (what TA_<NAME> accepts without
+// TA_BAD_PARAM): period 1 is accepted by SMA, EMA, WMA, KAMA, ATR, PLUS_DI,
+// MINUS_DI, ROC, the three STOCH periods and the MACD signal; RSI, BBANDS, ADX,
+// CCI, MFI, WILLR, MAX, MIN and the MACD fast/slow periods need 2. TA-Lib's
+// upper bound of 100000 applies to every period.
+constexpr double kMaxPeriod = 100000;
+
+int p(std::span<const double> params, std::size_t i) { return static_cast<int>(params[i]); }
+
+using Params = std::span<const double>;
+constexpr PriceInput kHigh = PriceInput::high;
+constexpr PriceInput kLow = PriceInput::low;
+constexpr PriceInput kClose = PriceInput::close;
+constexpr PriceInput kVolume = PriceInput::volume;
+
+std::vector<IndicatorDescriptor> build_catalog() {
+    const IndicatorParam period1{"period", true, 1};
+    const IndicatorParam period2{"period", true, 2};
+    std::vector<IndicatorDescriptor> c;
+    c.push_back({"SMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return sma_lookback(p(a, 0)); }});
+    c.push_back({"EMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return ema_lookback(p(a, 0)); }});
+    c.push_back({"WMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return wma_lookback(p(a, 0)); }});
+    c.push_back({"KAMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return kama_lookback(p(a, 0)); }});
+    c.push_back({"RSI", {period2}, {"value"}, {kClose}, false, [](Params a) { return rsi_lookback(p(a, 0)); }});
+    c.push_back({"MACD",
+                 {{"fast", true, 2}, {"slow", true, 2}, {"signal", true, 1}},
+                 {"macd", "signal", "hist"},
+                 {kClose},
+                 false,
+                 [](Params a) { return macd_lookback(p(a, 0), p(a, 1), p(a, 2)); }});
+    c.push_back({"BBANDS",
+                 {period2, {"k", false, 0}},
+                 {"upper", "middle", "lower"},
+                 {kClose},
+                 false,
+                 [](Params a) { return bbands_lookback(p(a, 0)); }});
+    c.push_back({"ATR", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return atr_lookback(p(a, 0)); }});
+    c.push_back(
+        {"PLUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return plus_di_lookback(p(a, 0)); }});
+    c.push_back(
+        {"MINUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return minus_di_lookback(p(a, 0)); }});
+    c.push_back({"ADX", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return adx_lookback(p(a, 0)); }});
+    c.push_back({"STOCH",
+                 {{"fastk", true, 1}, {"slowk", true, 1}, {"slowd", true, 1}},
+                 {"slowk", "slowd"},
+                 {kHigh, kLow, kClose},
+                 false,
+                 [](Params a) { return stoch_lookback(p(a, 0), p(a, 1), p(a, 2)); }});
+    c.push_back({"CCI", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return cci_lookback(p(a, 0)); }});
+    c.push_back(
+        {"MFI", {period2}, {"value"}, {kHigh, kLow, kClose, kVolume}, false, [](Params a) { return mfi_lookback(p(a, 0)); }});
+    c.push_back({"OBV", {}, {"value"}, {kClose, kVolume}, false, [](Params) { return obv_lookback(); }});
+    c.push_back(
+        {"WILLR", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return willr_lookback(p(a, 0)); }});
+    c.push_back({"ROC", {period1}, {"value"}, {kClose}, false, [](Params a) { return roc_lookback(p(a, 0)); }});
+    c.push_back({"MAX", {period2}, {"value"}, {kHigh}, false, [](Params a) { return max_lookback(p(a, 0)); }});
+    c.push_back({"MIN", {period2}, {"value"}, {kLow}, false, [](Params a) { return min_lookback(p(a, 0)); }});
+    c.push_back({"BREADTH", {period1}, {"value"}, {kClose}, true, [](Params a) { return breadth_lookback(p(a, 0)); }});
+    return c;
+}
+
+std::string format_number(double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+}
+
+std::string param_names(const IndicatorDescriptor& desc) {
+    std::string names;
+    for (const auto& param : desc.params) {
+        if (!names.empty()) names += ", ";
+        names += param.name;
+    }
+    return names.empty() ? "none" : names;
+}
+
+}  // namespace
+
+std::span<const IndicatorDescriptor> indicator_catalog() {
+    static const std::vector<IndicatorDescriptor> catalog = build_catalog();
+    return catalog;
+}
+
+const IndicatorDescriptor* find_indicator(std::string_view name) {
+    for (const auto& desc : indicator_catalog()) {
+        if (desc.name == name) return &desc;
+    }
+    return nullptr;
+}
+
+int find_output(const IndicatorDescriptor& desc, std::string_view output) {
+    for (std::size_t i = 0; i < desc.outputs.size(); ++i) {
+        if (desc.outputs[i] == output) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void validate_indicator_params(const IndicatorDescriptor& desc, std::span<const double> params) {
+    const std::string who(desc.name);
+    if (params.size() != desc.params.size()) {
+        throw std::invalid_argument(who + ": expected " + std::to_string(desc.params.size()) + " parameter(s) (" +
+                                    param_names(desc) + "), got " + std::to_string(params.size()));
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const IndicatorParam& spec = desc.params[i];
+        const double v = params[i];
+        const bool whole = std::isfinite(v) && std::floor(v) == v;
+        const bool ok = std::isfinite(v) && v >= spec.minimum && (!spec.integer || (whole && v <= kMaxPeriod));
+        if (!ok) {
+            std::string rule = spec.integer ? "an integer >= " + format_number(spec.minimum) + " and <= " +
+                                                  format_number(kMaxPeriod)
+                                            : "a finite number >= " + format_number(spec.minimum);
+            throw std::invalid_argument(who + ": " + std::string(spec.name) + " must be " + rule + ", got " +
+                                        format_number(v));
+        }
+    }
+}
+
+void compute_indicator(const IndicatorDescriptor& desc, std::span<const double> params, const PriceSeries& s,
+                       std::span<double* const> outputs) {
+    const std::string who(desc.name);
+    if (desc.cross_symbol) {
+        throw std::invalid_argument(who + " is a cross-symbol indicator: use compute_aligned_series");
+    }
+    if (outputs.size() != desc.outputs.size()) {
+        throw std::invalid_argument(who + ": expected " + std::to_string(desc.outputs.size()) + " output buffer(s), got " +
+                                    std::to_string(outputs.size()));
+    }
+    const int n = s.n;
+    double* out = outputs[0];
+    const std::string_view name = desc.name;
+    if (name == "SMA") sma_compute(s.close, n, p(params, 0), out);
+    else if (name == "EMA") ema_compute(s.close, n, p(params, 0), out);
+    else if (name == "WMA") wma_compute(s.close, n, p(params, 0), out);
+    else if (name == "KAMA") kama_compute(s.close, n, p(params, 0), out);
+    else if (name == "RSI") rsi_compute(s.close, n, p(params, 0), out);
+    else if (name == "MACD") macd_compute(s.close, n, p(params, 0), p(params, 1), p(params, 2), out, outputs[1], outputs[2]);
+    else if (name == "BBANDS") bbands_compute(s.close, n, p(params, 0), params[1], out, outputs[1], outputs[2]);
+    else if (name == "ATR") atr_compute(s.high, s.low, s.close, n, p(params, 0), out);
+    else if (name == "PLUS_DI") plus_di_compute(s.high, s.low, s.close, n, p(params, 0), out);
+    else if (name == "MINUS_DI") minus_di_compute(s.high, s.low, s.close, n, p(params, 0), out);
+    else if (name == "ADX") adx_compute(s.high, s.low, s.close, n, p(params, 0), out);
+    else if (name == "STOCH") stoch_compute(s.high, s.low, s.close, n, p(params, 0), p(params, 1), p(params, 2), out, outputs[1]);
+    else if (name == "CCI") cci_compute(s.high, s.low, s.close, n, p(params, 0), out);
+    else if (name == "MFI") mfi_compute(s.high, s.low, s.close, s.volume, n, p(params, 0), out);
+    else if (name == "OBV") obv_compute(s.close, s.volume, n, out);
+    else if (name == "WILLR") willr_compute(s.high, s.low, s.close, n, p(params, 0), out);
+    else if (name == "ROC") roc_compute(s.close, n, p(params, 0), out);
+    else if (name == "MAX") max_compute(s.high, n, p(params, 0), out);
+    else if (name == "MIN") min_compute(s.low, n, p(params, 0), out);
+    else throw std::invalid_argument("unknown indicator '" + who + "'");
+}
+
+}  // namespace btforge

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace btforge {
+
+// Price arrays an indicator reads.
+enum class PriceInput { open, high, low, close, volume };
+
+struct IndicatorParam {
+    std::string_view name;
+    bool integer;      // must be a whole number
+    double minimum;    // inclusive
+};
+
+// One bar-aligned input series (a single symbol's own bars); arrays the
+// indicator does not read may be null.
+struct PriceSeries {
+    const double* open = nullptr;
+    const double* high = nullptr;
+    const double* low = nullptr;
+    const double* close = nullptr;
+    const double* volume = nullptr;
+    int n = 0;
+};
+
+// Catalog entry of one SPEC §5 indicator. Parameters are passed as doubles in
+// the order of `params`; integer ones are validated to be whole numbers.
+struct IndicatorDescriptor {
+    std::string_view name;                  // upper case, as in SPEC §5
+    std::vector<IndicatorParam> params;
+    std::vector<std::string_view> outputs;  // "value" for single-output indicators
+    std::vector<PriceInput> inputs;
+    bool cross_symbol;                      // BREADTH: needs the whole market
+    int (*lookback)(std::span<const double> params);  // params already validated
+};
+
+std::span<const IndicatorDescriptor> indicator_catalog();
+const IndicatorDescriptor* find_indicator(std::string_view name);
+
+// Index of `output` in desc.outputs, or -1.
+int find_output(const IndicatorDescriptor& desc, std::string_view output);
+
+// Throws std::invalid_argument naming the indicator, the parameter, the rule and
+// the value (e.g. "EMA: period must be an integer >= 1, got 1.5").
+void validate_indicator_params(const IndicatorDescriptor& desc, std::span<const double> params);
+
+// Runs the reference kernel of a single-series indicator (every one but
+// BREADTH) on one series; outputs[i] receives desc.outputs[i], each [series.n].
+// Params must be valid (validate_indicator_params). Throws std::invalid_argument
+// for BREADTH or a wrong number of outputs.
+void compute_indicator(const IndicatorDescriptor& desc, std::span<const double> params, const PriceSeries& series,
+                       std::span<double* const> outputs);
+
+}  // namespace btforge

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdint>
+
+#include "host/data/market.h"
+#include "host/data/market_builder.h"
+
+namespace btforge {
+
+struct SyntheticMarketOptions {
+    std::uint64_t seed = 42;
+    int n_symbols = 4;  // 1..kMaxSymbols
+    int n_bars = 17520;  // aligned timestamps: two years of hourly bars
+    std::int64_t bar_ms = 3'600'000;
+    std::int64_t start_ms = 1'704'067'200'000;  // 2024-01-01T00:00:00Z
+    std::int64_t funding_interval_ms = kDefaultFundingIntervalMs;
+};
+
+// Note [Synthetic market]
+// The embedded default market (SPEC §4), so a first run needs no data. Symbols
+// SYN1USDT, SYN2USDT, ... sit at distinct price levels (about 30000, 2000,
+// 150, 0.5, ...) with matching instruments, and each follows a regime process
+// that exercises what real data throws at a strategy: trends up and down,
+// mean-reverting ranges, GARCH-like volatility clusters, price gaps (open away
+// from the previous close), flat stretches (open = high = low = close, no
+// volume), missing bars (the symbol absent for a while; every fourth symbol,
+// SYN4USDT first, is also listed late), and a funding rate that drifts between positive and
+// negative with the regime.
+//
+// The output depends only on the options: each symbol draws from its own
+// std::mt19937_64 (whose sequence the standard fixes), normals come from a
+// sum of uniforms rather than std::normal_distribution (implementation-
+// defined), and the arithmetic is + - * / sqrt round only, no libm
+// transcendentals, so every x86-64 machine builds the same bits. A symbol's
+// series does not depend on how many symbols are asked for.
+Market make_synthetic_market(const SyntheticMarketOptions& options = {});
+
+}  // namespace btforge

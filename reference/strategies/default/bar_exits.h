@@ -17,38 +17,39 @@ namespace btforge {
 // TP1 closes tp1_frac (see Note [Partial close plan]) and moves the stop to
 // break-even; the new stop acts from the next bar. Returns 1 when the position
 // was closed completely.
-BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Account& account, MetricsAccumulator& metrics,
+BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Account& account, Holding& holding,
+                                     MetricsAccumulator& metrics,
                                      FillLog* log, const AccountConfig& config, const DefaultParams& p, int bar,
                                      int symbol, double open_price, double high, double low, double qty_step,
                                      double min_qty) {
     BracketPosition& pos = state.position;
-    int side = pos.holding.side;
+    int side = holding.side;
     FillContext where;
     where.bar = bar;
     where.symbol = symbol;
     where.trade_index = pos.trade_index;
     int stop = evaluate_stop(side, pos.stop, open_price, high, low);
     if (stop == kStopGapped) {
-        return close_position(account, pos.holding, metrics, log, config, where, pos.holding.qty, open_price, kTaker,
+        return close_position(account, holding, metrics, log, config, where, holding.qty, open_price, kTaker,
                               kStopGap);
     }
     if (stop == kStopHit) {
-        return close_position(account, pos.holding, metrics, log, config, where, pos.holding.qty, pos.stop, kTaker,
+        return close_position(account, holding, metrics, log, config, where, holding.qty, pos.stop, kTaker,
                               kStopLoss);
     }
     if (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) {
         pos.tp1_done = 1;
-        PartialClosePlan plan = build_partial_close_plan(pos.holding.qty, p.tp1_frac, qty_step, min_qty);
+        PartialClosePlan plan = build_partial_close_plan(holding.qty, p.tp1_frac, qty_step, min_qty);
         int closed = 0;
         if (plan.close_qty > 0.0) {
-            closed = close_position(account, pos.holding, metrics, log, config, where, plan.close_qty,
+            closed = close_position(account, holding, metrics, log, config, where, plan.close_qty,
                                     target_fill_price(side, pos.tp1, open_price), kMaker, kPartialTarget);
         }
-        if (closed == 0) pos.stop = pos.holding.entry_price;
+        if (closed == 0) pos.stop = holding.entry_price;
         return closed;
     }
     if (target_reached(side, pos.tp, high, low) != 0) {
-        return close_position(account, pos.holding, metrics, log, config, where, pos.holding.qty,
+        return close_position(account, holding, metrics, log, config, where, holding.qty,
                               target_fill_price(side, pos.tp, open_price), kMaker, kTarget);
     }
     return 0;

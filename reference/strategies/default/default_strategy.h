@@ -4,11 +4,11 @@
 
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
-#include "reference/accounting/mark_to_market.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
 #include "reference/portfolio/settle_funding.h"
 #include "reference/strategies/default/bar_exits.h"
@@ -35,19 +35,10 @@ namespace btforge {
 // cooldown, near enough that t - kNoExitYet cannot overflow an int.
 inline constexpr int kNoExitYet = -1000000000;
 
-BT_KERNEL inline double used_margin(const DefaultSymbolState* states, int n_symbols, double max_leverage) {
-    double margin = 0.0;
-    for (int s = 0; s < n_symbols; ++s) {
-        const Holding& h = states[s].position.holding;
-        if (h.side != 0) margin += h.qty * h.entry_price / max_leverage;
-    }
-    return margin;
-}
-
-BT_KERNEL inline int open_and_pending_count(const DefaultSymbolState* states, int n_symbols) {
+BT_KERNEL inline int open_and_pending_count(const Portfolio& portfolio, const DefaultSymbolState* states) {
     int count = 0;
-    for (int s = 0; s < n_symbols; ++s) {
-        if (states[s].position.holding.side != 0 || states[s].pending_entry != 0) count += 1;
+    for (int s = 0; s < portfolio.n_symbols; ++s) {
+        if (portfolio.holdings[s].side != 0 || states[s].pending_entry != 0) count += 1;
     }
     return count;
 }
@@ -57,13 +48,10 @@ BT_KERNEL inline int open_and_pending_count(const DefaultSymbolState* states, in
 BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSeries& series, const DefaultParams& p,
                                            const AccountConfig& config, Metrics& out, FillLog* log,
                                            double* equity_curve) {
+    Portfolio pf;
+    portfolio_begin(pf, config, m.n_symbols);
     DefaultSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
-        states[s].position.holding.side = 0;
-        states[s].position.holding.qty = 0.0;
-        states[s].position.holding.entry_price = 0.0;
-        states[s].position.holding.entry_notional = 0.0;
-        states[s].position.holding.trade_pnl = 0.0;
         states[s].position.tp1_done = 0;
         states[s].position.trade_index = -1;
         states[s].pending_entry = 0;
@@ -71,10 +59,6 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
         states[s].pending_exit = 0;
         states[s].last_exit_bar = kNoExitYet;
     }
-    Account account;
-    account.cash = config.initial_equity;
-    account.fees_paid = 0.0;
-    account.funding_paid = 0.0;
     MetricsAccumulator metrics;
     metrics_begin(metrics, config.initial_equity);
     double equity_prev_close = config.initial_equity;
@@ -87,6 +71,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             if (m.tradable[i] == 0) continue;
             DefaultSymbolState& st = states[s];
             BracketPosition& pos = st.position;
+            Holding& holding = pf.holdings[s];
             FillContext where;
             where.bar = t;
             where.symbol = s;
@@ -94,28 +79,28 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             // 1. Orders decided at the previous close.
             if (st.pending_exit != 0) {
                 st.pending_exit = 0;
-                if (pos.holding.side != 0 && close_position(account, pos.holding, metrics, log, config, where,
-                                                            pos.holding.qty, m.open[i], kTaker, kSignalExit) != 0) {
+                if (holding.side != 0 && close_position(pf.account, holding, metrics, log, config, where, holding.qty,
+                                                        m.open[i], kTaker, kSignalExit) != 0) {
                     st.last_exit_bar = t;
                 }
             }
             if (st.pending_entry != 0) {
-                double margin = used_margin(states, m.n_symbols, p.max_leverage);
-                trades_started += fill_pending_entry(st, account, log, config, p, t, s, trades_started, m.open[i],
-                                                     equity_prev_close, margin, m.qty_step[s], m.min_qty[s],
-                                                     m.price_tick[s]);
+                double margin = portfolio_used_margin(pf, p.max_leverage);
+                trades_started += fill_pending_entry(st, pf.account, holding, log, config, p, t, s, trades_started,
+                                                     m.open[i], equity_prev_close, margin, m.qty_step[s],
+                                                     m.min_qty[s], m.price_tick[s]);
             }
-            if (pos.holding.side == 0) continue;
+            if (holding.side == 0) continue;
             // 2. Funding.
-            settle_funding(account, pos.holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             // 3. Exits inside the bar.
-            if (apply_bar_exits(st, account, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
-                                m.qty_step[s], m.min_qty[s]) != 0) {
+            if (apply_bar_exits(st, pf.account, holding, metrics, log, config, p, t, s, m.open[i], m.high[i],
+                                m.low[i], m.qty_step[s], m.min_qty[s]) != 0) {
                 st.last_exit_bar = t;
                 continue;
             }
             // 4. Trailing.
-            update_trailing_stop(pos, p, m.high[i], m.low[i], m.price_tick[s]);
+            update_trailing_stop(pos, holding, p, m.high[i], m.low[i], m.price_tick[s]);
         }
 
         // 5. At the close: time exits, end of data, signals.
@@ -123,22 +108,23 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             int i = market_index(m, s, t);
             DefaultSymbolState& st = states[s];
             BracketPosition& pos = st.position;
+            Holding& holding = pf.holdings[s];
             FillContext where;
             where.bar = t;
             where.symbol = s;
             where.trade_index = pos.trade_index;
             if (t == last_bar) {
                 // The held close of a symbol without a bar here is its last price.
-                if (pos.holding.side != 0) {
-                    close_position(account, pos.holding, metrics, log, config, where, pos.holding.qty, m.close[i],
-                                   kTaker, kEndOfData);
+                if (holding.side != 0) {
+                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i], kTaker,
+                                   kEndOfData);
                     st.last_exit_bar = t;
                 }
                 continue;
             }
             if (m.tradable[i] == 0) continue;
-            if (pos.holding.side != 0 && p.max_hold_bars > 0 && t - pos.entry_bar >= p.max_hold_bars) {
-                close_position(account, pos.holding, metrics, log, config, where, pos.holding.qty, m.close[i], kTaker,
+            if (holding.side != 0 && p.max_hold_bars > 0 && t - pos.entry_bar >= p.max_hold_bars) {
+                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i], kTaker,
                                kMaxHold);
                 st.last_exit_bar = t;
             }
@@ -146,14 +132,14 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             int prev = t > 0 ? i - 1 : i;
             int signal = entry_signal(series, p, i, prev, m.close[i]);
             if (signal == 0) continue;
-            if (pos.holding.side != 0) {
-                if (signal == -pos.holding.side) st.pending_exit = 1;
+            if (holding.side != 0) {
+                if (signal == -holding.side) st.pending_exit = 1;
                 continue;
             }
             if (st.pending_entry != 0) continue;
             if (signal < 0 && p.allow_short == 0) continue;
             if (t - st.last_exit_bar <= p.cooldown_bars) continue;
-            if (open_and_pending_count(states, m.n_symbols) >= p.max_positions) continue;
+            if (open_and_pending_count(pf, states) >= p.max_positions) continue;
             double atr = series.atr[i];
             if (std::isnan(atr) || atr <= 0.0) continue;
             st.pending_entry = signal;
@@ -161,20 +147,14 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
         }
 
         // 6. Mark to market.
-        double equity = account.cash;
         int has_position = 0;
-        for (int s = 0; s < m.n_symbols; ++s) {
-            const Holding& h = states[s].position.holding;
-            if (h.side != 0) {
-                equity += mark_to_market_pnl(h, m.close[market_index(m, s, t)]);
-                has_position = 1;
-            }
-        }
+        double equity = portfolio_equity_at_close(pf, m, t, &has_position);
         metrics_on_bar_close(metrics, equity, has_position);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;
     }
-    metrics_finish(metrics, equity_prev_close, account.fees_paid, account.funding_paid, config.bars_per_year, out);
+    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
+                   out);
 }
 
 }  // namespace btforge

@@ -30,7 +30,7 @@ BT_KERNEL inline double size_entry(double equity, double fill_price, double atr,
 }
 
 // SPEC §6 step 1. Returns 1 when the entry filled.
-BT_KERNEL inline int fill_pending_entry(DefaultSymbolState& state, Account& account, FillLog* log,
+BT_KERNEL inline int fill_pending_entry(DefaultSymbolState& state, Account& account, Holding& holding, FillLog* log,
                                         const AccountConfig& config, const DefaultParams& p, int bar, int symbol,
                                         int trade_index, double open_price, double equity_prev_close,
                                         double used_margin, double qty_step, double min_qty, double price_tick) {
@@ -45,7 +45,7 @@ BT_KERNEL inline int fill_pending_entry(DefaultSymbolState& state, Account& acco
     where.bar = bar;
     where.symbol = symbol;
     where.trade_index = trade_index;
-    open_position(account, pos.holding, log, config, where, side, qty, fill_price);
+    open_position(account, holding, log, config, where, side, qty, fill_price);
     double sided = static_cast<double>(side);
     pos.stop = round_to_tick(fill_price - sided * p.sl_atr * atr, price_tick);
     pos.tp1 = round_to_tick(fill_price + sided * p.tp1_atr * atr, price_tick);

@@ -1,13 +1,12 @@
 #pragma once
 
-#include "reference/accounting/holding.h"
 #include "reference/kernel_marker.h"
 
 namespace btforge {
 
-// One symbol's open trade with its bracket. Levels are prices on the tick grid.
+// The bracket of one symbol's open trade (its quantity and entry are the
+// portfolio's Holding). Levels are prices on the tick grid.
 struct BT_KERNEL BracketPosition {
-    Holding holding;
     double stop;
     double tp1;          // partial target
     double tp;           // final target
@@ -18,13 +17,13 @@ struct BT_KERNEL BracketPosition {
     int trade_index;
 };
 
-// Per-symbol state of one combination.
+// Per-symbol decision state of one combination.
 struct BT_KERNEL DefaultSymbolState {
-    BracketPosition position;  // holding.side == 0 when flat
+    BracketPosition position;  // meaningful while the symbol's holding is open
     int pending_entry;         // +1 / -1: enter at the next open; 0 none
     double pending_atr;        // ATR of the bar that decided the pending entry
     int pending_exit;          // 1: close at the next open (opposite signal)
-    int last_exit_bar;         // for the cooldown; very negative before any exit
+    int last_exit_bar;         // for the cooldown
 };
 
 }  // namespace btforge

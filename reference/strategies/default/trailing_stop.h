@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
 #include "reference/kernel_marker.h"
 #include "reference/strategies/default/params.h"
@@ -15,19 +16,19 @@ namespace btforge {
 // trail_atr * ATR behind it and never loosens. ATR is the entry's decision
 // ATR, so the distances do not breathe with later volatility. Because it is
 // updated after the exits, the moved stop acts from the next bar on.
-BT_KERNEL inline void update_trailing_stop(BracketPosition& pos, const DefaultParams& p, double high, double low,
-                                           double price_tick) {
+BT_KERNEL inline void update_trailing_stop(BracketPosition& pos, const Holding& holding, const DefaultParams& p,
+                                           double high, double low, double price_tick) {
     if (p.trail_atr <= 0.0) return;
-    int side = pos.holding.side;
+    int side = holding.side;
     if (side > 0) {
         pos.best_price = std::fmax(pos.best_price, high);
-        if (pos.best_price - pos.holding.entry_price >= p.trail_activate_atr * pos.entry_atr) {
+        if (pos.best_price - holding.entry_price >= p.trail_activate_atr * pos.entry_atr) {
             double candidate = round_to_tick(pos.best_price - p.trail_atr * pos.entry_atr, price_tick);
             pos.stop = std::fmax(pos.stop, candidate);
         }
     } else {
         pos.best_price = std::fmin(pos.best_price, low);
-        if (pos.holding.entry_price - pos.best_price >= p.trail_activate_atr * pos.entry_atr) {
+        if (holding.entry_price - pos.best_price >= p.trail_activate_atr * pos.entry_atr) {
             double candidate = round_to_tick(pos.best_price + p.trail_atr * pos.entry_atr, price_tick);
             pos.stop = std::fmin(pos.stop, candidate);
         }

@@ -4,13 +4,13 @@
 
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
-#include "reference/accounting/mark_to_market.h"
 #include "reference/accounting/quantize.h"
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
 #include "reference/portfolio/settle_funding.h"
 #include "reference/strategies/sma_cross/params.h"
@@ -24,7 +24,6 @@ namespace btforge {
 // entry commits position_fraction of the equity marked at the previous close.
 
 struct BT_KERNEL SmaCrossSymbolState {
-    Holding holding;
     double stop;
     int trade_index;
     int pending;  // +1 / -1: be in this direction after the next open; 2: only exit
@@ -44,21 +43,14 @@ BT_KERNEL inline int sma_cross_signal(const SmaCrossSeries& s, int i, int prev) 
 BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCrossSeries& series,
                                              const SmaCrossParams& p, const AccountConfig& config, Metrics& out,
                                              FillLog* log, double* equity_curve) {
+    Portfolio pf;
+    portfolio_begin(pf, config, m.n_symbols);
     SmaCrossSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
-        states[s].holding.side = 0;
-        states[s].holding.qty = 0.0;
-        states[s].holding.entry_price = 0.0;
-        states[s].holding.entry_notional = 0.0;
-        states[s].holding.trade_pnl = 0.0;
         states[s].stop = 0.0;
         states[s].trade_index = -1;
         states[s].pending = 0;
     }
-    Account account;
-    account.cash = config.initial_equity;
-    account.fees_paid = 0.0;
-    account.funding_paid = 0.0;
     MetricsAccumulator metrics;
     metrics_begin(metrics, config.initial_equity);
     double equity_prev_close = config.initial_equity;
@@ -70,6 +62,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             int i = market_index(m, s, t);
             if (m.tradable[i] == 0) continue;
             SmaCrossSymbolState& st = states[s];
+            Holding& holding = pf.holdings[s];
             FillContext where;
             where.bar = t;
             where.symbol = s;
@@ -77,16 +70,16 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             if (st.pending != 0) {
                 int target = st.pending;
                 st.pending = 0;
-                if (st.holding.side != 0 && st.holding.side != target) {
-                    close_position(account, st.holding, metrics, log, config, where, st.holding.qty, m.open[i], kTaker,
+                if (holding.side != 0 && holding.side != target) {
+                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
                                    kSignalExit);
                 }
-                if (target != 2 && st.holding.side == 0 && equity_prev_close > 0.0) {
+                if (target != 2 && holding.side == 0 && equity_prev_close > 0.0) {
                     double fill_price = slipped_price(config, m.open[i], target, kTaker);
                     double qty = floor_to_step(p.position_fraction * equity_prev_close / fill_price, m.qty_step[s]);
                     if (qty >= m.min_qty[s]) {
                         where.trade_index = trades_started;
-                        open_position(account, st.holding, log, config, where, target, qty, fill_price);
+                        open_position(pf.account, holding, log, config, where, target, qty, fill_price);
                         st.trade_index = trades_started;
                         trades_started += 1;
                         st.stop = round_to_tick(fill_price * (1.0 - static_cast<double>(target) * p.stop_pct),
@@ -94,15 +87,15 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
                     }
                 }
             }
-            if (st.holding.side == 0) continue;
-            settle_funding(account, st.holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+            if (holding.side == 0) continue;
+            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             where.trade_index = st.trade_index;
-            int stop = evaluate_stop(st.holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
+            int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
             if (stop == kStopGapped) {
-                close_position(account, st.holding, metrics, log, config, where, st.holding.qty, m.open[i], kTaker,
+                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
                                kStopGap);
             } else if (stop == kStopHit) {
-                close_position(account, st.holding, metrics, log, config, where, st.holding.qty, st.stop, kTaker,
+                close_position(pf.account, holding, metrics, log, config, where, holding.qty, st.stop, kTaker,
                                kStopLoss);
             }
         }
@@ -110,37 +103,33 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
         for (int s = 0; s < m.n_symbols; ++s) {
             int i = market_index(m, s, t);
             SmaCrossSymbolState& st = states[s];
+            Holding& holding = pf.holdings[s];
             if (t == last_bar) {
-                if (st.holding.side != 0) {
+                if (holding.side != 0) {
                     FillContext where;
                     where.bar = t;
                     where.symbol = s;
                     where.trade_index = st.trade_index;
-                    close_position(account, st.holding, metrics, log, config, where, st.holding.qty, m.close[i],
+                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i],
                                    kTaker, kEndOfData);
                 }
                 continue;
             }
             if (m.tradable[i] == 0) continue;
             int signal = sma_cross_signal(series, i, t > 0 ? i - 1 : i);
-            if (signal == 0 || signal == st.holding.side) continue;
+            if (signal == 0 || signal == holding.side) continue;
             st.pending = (signal < 0 && p.allow_short == 0) ? 2 : signal;
-            if (st.pending == 2 && st.holding.side == 0) st.pending = 0;
+            if (st.pending == 2 && holding.side == 0) st.pending = 0;
         }
 
-        double equity = account.cash;
         int has_position = 0;
-        for (int s = 0; s < m.n_symbols; ++s) {
-            if (states[s].holding.side != 0) {
-                equity += mark_to_market_pnl(states[s].holding, m.close[market_index(m, s, t)]);
-                has_position = 1;
-            }
-        }
+        double equity = portfolio_equity_at_close(pf, m, t, &has_position);
         metrics_on_bar_close(metrics, equity, has_position);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;
     }
-    metrics_finish(metrics, equity_prev_close, account.fees_paid, account.funding_paid, config.bars_per_year, out);
+    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
+                   out);
 }
 
 }  // namespace btforge

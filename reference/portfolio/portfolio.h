@@ -1,0 +1,60 @@
+#pragma once
+
+#include "reference/accounting/fee_model.h"
+#include "reference/accounting/holding.h"
+#include "reference/accounting/mark_to_market.h"
+#include "reference/kernel_marker.h"
+#include "reference/market/market_view.h"
+
+namespace btforge {
+
+// One combination's book: the shared cash account and one holding per
+// symbol. Strategies keep their own per-symbol decision state (brackets,
+// pending orders) beside it; what is money lives here.
+struct BT_KERNEL Portfolio {
+    Account account;
+    Holding holdings[kMaxSymbols];
+    int n_symbols;
+};
+
+BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig& config, int n_symbols) {
+    portfolio.account.cash = config.initial_equity;
+    portfolio.account.fees_paid = 0.0;
+    portfolio.account.funding_paid = 0.0;
+    portfolio.n_symbols = n_symbols;
+    for (int s = 0; s < n_symbols; ++s) {
+        portfolio.holdings[s].side = 0;
+        portfolio.holdings[s].qty = 0.0;
+        portfolio.holdings[s].entry_price = 0.0;
+        portfolio.holdings[s].entry_notional = 0.0;
+        portfolio.holdings[s].trade_pnl = 0.0;
+    }
+}
+
+// Equity marked at the close of bar t: cash plus every holding's unrealized
+// PnL at its (held) close. Sets *has_position when any holding is open.
+BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, const MarketView& market, int t,
+                                                  int* has_position) {
+    double equity = portfolio.account.cash;
+    *has_position = 0;
+    for (int s = 0; s < portfolio.n_symbols; ++s) {
+        const Holding& h = portfolio.holdings[s];
+        if (h.side != 0) {
+            equity += mark_to_market_pnl(h, market.close[market_index(market, s, t)]);
+            *has_position = 1;
+        }
+    }
+    return equity;
+}
+
+// Initial margin of the open holdings at their entry prices.
+BT_KERNEL inline double portfolio_used_margin(const Portfolio& portfolio, double max_leverage) {
+    double margin = 0.0;
+    for (int s = 0; s < portfolio.n_symbols; ++s) {
+        const Holding& h = portfolio.holdings[s];
+        if (h.side != 0) margin += h.qty * h.entry_price / max_leverage;
+    }
+    return margin;
+}
+
+}  // namespace btforge

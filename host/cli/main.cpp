@@ -1,0 +1,55 @@
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/errors.hpp>
+
+#include "host/cli/command_line.h"
+#include "host/cli/commands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: btforge <command> [options]   (btforge <command> --help for its options)\n"
+    "\n"
+    "Commands:\n"
+    "  sweep       run every combination of a grid on all CPU cores and rank them\n"
+    "  replay      run one combination on the CPU reference: trade log, equity curve, metrics\n"
+    "  indicators  compute an indicator of SPEC §5 on a market and write it as CSV\n"
+    "  data synth  write the seeded synthetic market as CSV\n"
+    "  bench       measure CPU cells/s on a fixed synthetic workload, 1 thread and all\n"
+    "\n"
+    "Without --data every command uses the embedded synthetic market; without --spec/--grid\n"
+    "the embedded default strategy and its quickstart grid.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args.front() == "--help" || args.front() == "-h" || args.front() == "help") {
+        std::cout << kUsage;
+        return args.empty() ? btforge::kExitUsage : btforge::kExitOk;
+    }
+    if (args.front() == "--version") {
+        std::cout << "btforge " << BTFORGE_VERSION << '\n';
+        return btforge::kExitOk;
+    }
+    std::string command = args.front();
+    args.erase(args.begin());
+    try {
+        if (command == "sweep") return btforge::run_sweep_command(args);
+        if (command == "replay") return btforge::run_replay_command(args);
+        if (command == "indicators") return btforge::run_indicators_command(args);
+        if (command == "data") return btforge::run_data_command(args);
+        if (command == "bench") return btforge::run_bench_command(args);
+        std::cerr << "btforge: unknown command '" << command << "'\n\n" << kUsage;
+        return btforge::kExitUsage;
+    } catch (const boost::program_options::error& e) {
+        std::cerr << "btforge " << command << ": " << e.what() << "\n(see btforge " << command << " --help)\n";
+        return btforge::kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "btforge " << command << ": error: " << e.what() << '\n';
+        return btforge::kExitFailure;
+    }
+}

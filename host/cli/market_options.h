@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "host/data/market.h"
+
+namespace btforge {
+
+// The options every data-reading command shares: a CSV (with an optional
+// instruments file and symbol filter) or, by default, the seeded synthetic
+// market that makes a first run need no data.
+struct MarketChoice {
+    std::string data_file;
+    std::string instruments_file;
+    std::string symbols;  // comma-separated filter
+    double funding_rate = 0.0001;
+    double funding_interval_hours = 8.0;
+    unsigned long long synthetic_seed = 42;
+    int synthetic_symbols = 4;
+    int synthetic_bars = 17520;
+    int synthetic_bar_minutes = 60;
+};
+
+boost::program_options::options_description market_options(MarketChoice& choice);
+
+struct LoadedMarket {
+    Market market;
+    std::string description;  // for reports: the file, or the synthetic recipe
+};
+
+// Throws DataError / std::runtime_error with the file, line and rule.
+LoadedMarket load_market(const MarketChoice& choice);
+
+}  // namespace btforge

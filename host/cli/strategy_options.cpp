@@ -1,0 +1,73 @@
+#include "host/cli/strategy_options.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "host/engine/cpu_sweep.h"
+#include "host/engine/indicator_signatures.h"
+#include "spec/embedded_specs.h"
+
+namespace btforge {
+
+namespace po = boost::program_options;
+
+po::options_description strategy_options(StrategyChoice& c, bool with_grid) {
+    po::options_description options("Strategy");
+    options.add_options()
+        ("strategy", po::value(&c.strategy)->default_value(c.strategy), "strategy built into this binary")
+        ("spec", po::value(&c.spec_file)->value_name("JSON"), "strategy spec file (default: the embedded one)");
+    if (with_grid) {
+        options.add_options()("grid", po::value(&c.grid_file)->value_name("JSON"),
+                              "grid file (default: the strategy's embedded quickstart grid)");
+    }
+    return options;
+}
+
+namespace {
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string embedded(const std::string& name) {
+    auto content = embedded_spec_file(name);
+    if (!content) throw std::runtime_error("no embedded spec file " + name + " in this binary");
+    return std::string(*content);
+}
+
+}  // namespace
+
+LoadedStrategy load_strategy(const StrategyChoice& c) {
+    LoadedStrategy loaded;
+    std::vector<IndicatorSignature> catalog = indicator_signatures();
+    if (!c.spec_file.empty()) {
+        loaded.spec = parse_strategy_spec(read_text_file(c.spec_file), c.spec_file, catalog);
+    } else {
+        const StrategyBinding* binding = find_strategy_binding(c.strategy);
+        if (binding == nullptr) {
+            std::string known;
+            for (const StrategyBinding& b : strategy_bindings()) known += (known.empty() ? "" : ", ") + std::string(b.name);
+            throw std::runtime_error("unknown strategy '" + c.strategy + "' (built in: " + known + ")");
+        }
+        std::string file(binding->spec_file);
+        loaded.spec = parse_strategy_spec(embedded(file), "<embedded spec/" + file + ">", catalog);
+    }
+    loaded.binding = &bind_strategy(loaded.spec);
+    return loaded;
+}
+
+Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_view purpose) {
+    if (!c.grid_file.empty()) return parse_grid(read_text_file(c.grid_file), c.grid_file, spec);
+    for (std::string_view kind : {purpose, std::string_view("quickstart")}) {
+        std::string file = "grids/" + spec.name + "_" + std::string(kind) + ".json";
+        if (auto content = embedded_spec_file(file)) return parse_grid(*content, "<embedded spec/" + file + ">", spec);
+    }
+    return default_grid(spec);
+}
+
+}  // namespace btforge

@@ -1,0 +1,115 @@
+#include <atomic>
+#include <iostream>
+#include <stdexcept>
+
+#include "host/cli/command_line.h"
+#include "host/cli/commands.h"
+#include "host/cli/interrupt.h"
+#include "host/cli/market_options.h"
+#include "host/cli/strategy_options.h"
+#include "host/engine/account_config.h"
+#include "host/engine/cpu_sweep.h"
+#include "host/report/progress_reporter.h"
+#include "host/report/results_writer.h"
+
+namespace btforge {
+
+namespace po = boost::program_options;
+
+int run_sweep_command(const std::vector<std::string>& args) {
+    StrategyChoice strategy_choice;
+    MarketChoice market_choice;
+    std::string rank_by = "sharpe";
+    std::size_t top_n = 20;
+    std::string output = "btforge-sweep";
+    int threads = 0;
+    bool all_rows = false;
+    po::options_description options;
+    po::options_description sweep("Sweep");
+    sweep.add_options()
+        ("rank-by", po::value(&rank_by)->default_value(rank_by), "metric to rank by (any column of SPEC §7)")
+        ("top", po::value(&top_n)->default_value(top_n), "rows to keep and print")
+        ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
+        ("all-rows", po::bool_switch(&all_rows), "write every combination's row, ranked, not only the top")
+        ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)");
+    options.add(sweep).add(strategy_options(strategy_choice, true)).add(market_options(market_choice));
+    if (!parse_command_line(args, "Usage: btforge sweep [options]\nRuns every combination of a grid and ranks them.",
+                            options)) {
+        return kExitOk;
+    }
+    const MetricColumn* metric = find_metric_column(rank_by);
+    if (metric == nullptr) {
+        std::string known;
+        for (const MetricColumn& m : metric_columns()) known += (known.empty() ? "" : ", ") + std::string(m.name);
+        throw po::error("unknown metric '" + rank_by + "' for --rank-by (one of: " + known + ")");
+    }
+    threads = resolve_threads(threads);
+    check_output_directory(output + ".csv");
+
+    LoadedStrategy strategy = load_strategy(strategy_choice);
+    Grid grid = load_grid(strategy_choice, strategy.spec);
+    CombinationSpace space(strategy.spec, grid);
+    LoadedMarket loaded = load_market(market_choice);
+    const Market& market = loaded.market;
+
+    std::vector<std::vector<double>> values;
+    for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
+    SeriesCache series = SeriesCache::build(strategy.spec, market, values, threads);
+
+    SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
+                 make_account_config(strategy.spec.account, market), &series};
+    std::uint64_t cells_per_combination =
+        static_cast<std::uint64_t>(market.n_bars()) * static_cast<std::uint64_t>(market.n_symbols());
+    std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations, market "
+              << loaded.description << "; " << series.distinct_series() << " indicator series ("
+              << series.bytes() / (1024 * 1024) << " MiB) in " << series.build_seconds() << " s\n";
+
+    install_interrupt_handler();
+    std::atomic<std::uint64_t> completed{0};
+    SweepOptions sweep_options;
+    sweep_options.threads = threads;
+    sweep_options.rank_metric = metric;
+    sweep_options.top_n = all_rows ? space.count() : top_n;
+    sweep_options.keep_all_rows = false;
+    sweep_options.completed = &completed;
+    sweep_options.cancel = &interrupt_requested();
+    SweepOutcome outcome;
+    {
+        ProgressReporter progress("sweep", space.count(), completed, static_cast<double>(cells_per_combination));
+        outcome = run_cpu_sweep(job, sweep_options);
+    }
+    if (outcome.cancelled) {
+        std::cerr << "btforge sweep: interrupted after " << completed.load() << " of " << space.count()
+                  << " combinations; no result file written\n";
+        return kExitInterrupted;
+    }
+
+    RunSummary summary;
+    summary.strategy = strategy.spec.name;
+    summary.spec_origin = strategy.spec.origin;
+    summary.grid_origin = grid.origin;
+    summary.market = loaded.description;
+    summary.backend = "cpu (" + std::to_string(outcome.threads) + (outcome.threads == 1 ? " thread)" : " threads)");
+    summary.combinations = outcome.combinations;
+    summary.cells = outcome.combinations * cells_per_combination;
+    summary.seconds = outcome.seconds;
+    summary.rank_by = rank_by;
+    write_results_csv(output + ".csv", strategy.spec, space, outcome.top);
+    write_results_json(output + ".json", summary, strategy.spec, space, outcome.top);
+
+    std::cout << format_ranked_table(strategy.spec, space, outcome.top, *metric, top_n);
+    std::cout << "\nbackend: " << summary.backend << "; " << summary.combinations << " combinations x "
+              << market.n_symbols() << " symbols x " << market.n_bars() << " bars in " << outcome.seconds << " s = "
+              << (outcome.seconds > 0 ? static_cast<double>(summary.cells) / outcome.seconds : 0.0) << " cells/s\n";
+    std::cout << "results (" << outcome.top.size() << " rows ranked by " << rank_by << "): " << output << ".csv, "
+              << output << ".json\n";
+    if (!outcome.top.empty()) {
+        std::cout << "replay the best: btforge replay --strategy " << strategy.spec.name
+                  << (strategy_choice.spec_file.empty() ? "" : " --spec " + strategy_choice.spec_file)
+                  << (strategy_choice.grid_file.empty() ? "" : " --grid " + strategy_choice.grid_file)
+                  << " --combination " << outcome.top.front().combination_id << " [same market options]\n";
+    }
+    return kExitOk;
+}
+
+}  // namespace btforge

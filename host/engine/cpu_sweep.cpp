@@ -1,0 +1,113 @@
+#include "host/engine/cpu_sweep.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace btforge {
+
+namespace {
+
+std::string join_names(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+// Ordinals are handed out in blocks: large enough that the atomic is not
+// contended, small enough that threads finish together.
+constexpr std::uint64_t kBlock = 8;
+
+}  // namespace
+
+const StrategyBinding& bind_strategy(const StrategySpec& spec) {
+    const StrategyBinding* binding = find_strategy_binding(spec.name);
+    if (binding == nullptr) {
+        throw std::runtime_error(spec.origin + ": no strategy kernel named '" + spec.name +
+                                 "' is built into this binary (see reference/strategies/)");
+    }
+    std::vector<std::string> spec_params, spec_series;
+    for (const ParameterSpec& p : spec.parameters) spec_params.push_back(p.name);
+    for (const IndicatorUse& u : spec.indicators) spec_series.push_back(u.id);
+    std::vector<std::string> kernel_params(binding->parameters.begin(), binding->parameters.end());
+    std::vector<std::string> kernel_series(binding->series.begin(), binding->series.end());
+    if (spec_params != kernel_params) {
+        throw std::runtime_error(spec.origin + ": the parameters of strategy '" + spec.name + "' (" +
+                                 join_names(spec_params) + ") do not match its kernel's (" +
+                                 join_names(kernel_params) + "), in name or order");
+    }
+    if (spec_series != kernel_series) {
+        throw std::runtime_error(spec.origin + ": the indicators of strategy '" + spec.name + "' (" +
+                                 join_names(spec_series) + ") do not match the series its kernel reads (" +
+                                 join_names(kernel_series) + "), in id or order");
+    }
+    return *binding;
+}
+
+Metrics run_combination(const SweepJob& job, std::span<const double> parameter_values, FillLog* log,
+                        double* equity_curve) {
+    std::vector<const double*> series(job.spec->indicators.size());
+    job.series->resolve(parameter_values, series);
+    Metrics metrics{};
+    job.binding->run(job.view, series.data(), parameter_values.data(), job.account, metrics, log, equity_curve);
+    return metrics;
+}
+
+SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
+    auto started = std::chrono::steady_clock::now();
+    SweepOutcome outcome;
+    outcome.combinations = job.space->count();
+    if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
+    outcome.threads = std::max(1, options.threads);
+    if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
+
+    std::atomic<std::uint64_t> next{0};
+    std::mutex merge_mutex;
+    TopN top(*options.rank_metric, options.top_n);
+    std::exception_ptr failure;
+
+    auto worker = [&] {
+        try {
+            TopN local(*options.rank_metric, options.top_n);
+            std::vector<double> values(job.spec->parameters.size());
+            std::vector<const double*> series(job.spec->indicators.size());
+            while (true) {
+                if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) break;
+                std::uint64_t begin = next.fetch_add(kBlock);
+                if (begin >= outcome.combinations) break;
+                std::uint64_t end = std::min(begin + kBlock, outcome.combinations);
+                for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
+                    ResultRow row{};
+                    row.combination_id = job.space->combination_id(ordinal);
+                    job.space->decode(row.combination_id, values);
+                    job.series->resolve(values, series);
+                    job.binding->run(job.view, series.data(), values.data(), job.account, row.metrics, nullptr,
+                                     nullptr);
+                    local.offer(row);
+                    if (options.keep_all_rows) outcome.all[ordinal] = row;
+                }
+                if (options.completed != nullptr) options.completed->fetch_add(end - begin);
+            }
+            std::lock_guard lock(merge_mutex);
+            top.merge(local);
+        } catch (...) {
+            std::lock_guard lock(merge_mutex);
+            if (!failure) failure = std::current_exception();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int i = 1; i < outcome.threads; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+    outcome.cancelled = options.cancel != nullptr && options.cancel->load() && next.load() < outcome.combinations;
+    outcome.top = top.sorted();
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+}
+
+}  // namespace btforge

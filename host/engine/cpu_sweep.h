@@ -1,0 +1,64 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "host/data/market.h"
+#include "host/engine/metric_columns.h"
+#include "host/engine/series_cache.h"
+#include "host/engine/top_n.h"
+#include "host/spec/combination_space.h"
+#include "host/spec/strategy_spec.h"
+#include "host/strategies/strategy_binding.h"
+#include "reference/accounting/fee_model.h"
+
+namespace btforge {
+
+// Everything a combination needs, prepared once per run.
+struct SweepJob {
+    const StrategyBinding* binding;
+    const StrategySpec* spec;
+    const CombinationSpace* space;
+    const Market* market;
+    MarketView view;
+    AccountConfig account;
+    const SeriesCache* series;
+};
+
+struct SweepOptions {
+    int threads = 1;
+    const MetricColumn* rank_metric = nullptr;
+    std::size_t top_n = 20;
+    bool keep_all_rows = false;
+    std::atomic<std::uint64_t>* completed = nullptr;  // progress counter, optional
+    const std::atomic<bool>* cancel = nullptr;        // stops the workers early, optional
+    std::uint64_t max_combinations = 0;               // run only the first N ordinals (0: all)
+};
+
+struct SweepOutcome {
+    std::vector<ResultRow> top;  // best first
+    std::vector<ResultRow> all;  // in run order (ordinal), when asked
+    std::uint64_t combinations = 0;
+    double seconds = 0.0;
+    int threads = 1;
+    bool cancelled = false;
+};
+
+// Binds a spec to its strategy kernel and checks that the two agree
+// (Note [Strategy bindings]). Throws std::runtime_error naming the mismatch.
+const StrategyBinding& bind_strategy(const StrategySpec& spec);
+
+// Runs one combination, e.g. for replay; log and equity_curve may be null.
+Metrics run_combination(const SweepJob& job, std::span<const double> parameter_values, FillLog* log,
+                        double* equity_curve);
+
+// Note [Thread-count independence]
+// Each combination is a pure function of its parameter values and the shared
+// read-only market and series; workers only pick which ordinals they run.
+// Rows are ranked by a total order (Note [Deterministic ranking]), so results
+// are bit-identical for any thread count.
+SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options);
+
+}  // namespace btforge

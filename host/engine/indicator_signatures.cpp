@@ -1,0 +1,19 @@
+#include "host/engine/indicator_signatures.h"
+
+#include "host/indicators/indicator_registry.h"
+
+namespace btforge {
+
+std::vector<IndicatorSignature> indicator_signatures() {
+    std::vector<IndicatorSignature> signatures;
+    for (const IndicatorDescriptor& d : indicator_catalog()) {
+        IndicatorSignature s;
+        s.name = std::string(d.name);
+        for (const IndicatorParam& p : d.params) s.params.emplace_back(p.name);
+        for (std::string_view o : d.outputs) s.outputs.emplace_back(o);
+        signatures.push_back(std::move(s));
+    }
+    return signatures;
+}
+
+}  // namespace btforge

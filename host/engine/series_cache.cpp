@@ -1,0 +1,91 @@
+#include "host/engine/series_cache.h"
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "host/indicators/aligned_series.h"
+
+namespace btforge {
+
+SeriesCache::Key SeriesCache::key_for(std::size_t use, std::span<const double> parameter_values) const {
+    const IndicatorUse& u = spec_->indicators[use];
+    Key key{u.indicator, u.output, {}};
+    key.args.reserve(u.args.size());
+    for (const IndicatorArg& arg : u.args) {
+        key.args.push_back(arg.parameter ? parameter_values[*arg.parameter] : arg.literal);
+    }
+    return key;
+}
+
+SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
+                               std::span<const std::vector<double>> values_per_parameter, int threads) {
+    auto started = std::chrono::steady_clock::now();
+    SeriesCache cache;
+    cache.spec_ = &spec;
+    std::vector<Key> keys;
+    for (const IndicatorUse& use : spec.indicators) {
+        // Odometer over the value lists of the parameters this use reads.
+        std::vector<std::size_t> digit(use.args.size(), 0);
+        while (true) {
+            Key key{use.indicator, use.output, {}};
+            for (std::size_t a = 0; a < use.args.size(); ++a) {
+                const IndicatorArg& arg = use.args[a];
+                key.args.push_back(arg.parameter ? values_per_parameter[*arg.parameter][digit[a]] : arg.literal);
+            }
+            if (cache.index_.emplace(key, keys.size()).second) keys.push_back(key);
+            std::size_t a = 0;
+            for (; a < use.args.size(); ++a) {
+                const IndicatorArg& arg = use.args[a];
+                std::size_t radix = arg.parameter ? values_per_parameter[*arg.parameter].size() : 1;
+                if (++digit[a] < radix) break;
+                digit[a] = 0;
+            }
+            if (a == use.args.size()) break;
+        }
+    }
+    cache.storage_.resize(keys.size());
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto worker = [&] {
+        for (std::size_t k = next++; k < keys.size(); k = next++) {
+            try {
+                cache.storage_[k] = compute_aligned_series(market, keys[k].indicator, keys[k].output, keys[k].args);
+            } catch (...) {
+                std::lock_guard lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    int n = std::max(1, std::min<int>(threads, static_cast<int>(keys.size())));
+    for (int i = 1; i < n; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+    cache.build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return cache;
+}
+
+void SeriesCache::resolve(std::span<const double> parameter_values, std::span<const double*> out) const {
+    for (std::size_t use = 0; use < spec_->indicators.size(); ++use) {
+        auto found = index_.find(key_for(use, parameter_values));
+        if (found == index_.end()) {
+            throw std::logic_error("indicator series '" + spec_->indicators[use].id +
+                                   "' was not prepared for this combination's parameter values");
+        }
+        out[use] = storage_[found->second].data();
+    }
+}
+
+std::size_t SeriesCache::bytes() const {
+    std::size_t total = 0;
+    for (const auto& series : storage_) total += series.size() * sizeof(double);
+    return total;
+}
+
+}  // namespace btforge

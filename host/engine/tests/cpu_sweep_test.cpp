@@ -1,0 +1,130 @@
+#include <cstring>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "host/data/synthetic_market.h"
+#include "host/engine/account_config.h"
+#include "host/engine/cpu_sweep.h"
+#include "host/engine/indicator_signatures.h"
+#include "spec/embedded_specs.h"
+
+using namespace btforge;
+
+namespace {
+
+StrategySpec embedded_spec(const std::string& file) {
+    return parse_strategy_spec(*embedded_spec_file(file), file, indicator_signatures());
+}
+
+// A small sweep: everything a SweepJob points to, owned in one place.
+struct SmallSweep {
+    StrategySpec spec;
+    Grid grid;
+    CombinationSpace space;
+    Market market;
+    SeriesCache series;
+    SweepJob job;
+
+    SmallSweep(const std::string& spec_file, const std::string& grid_json)
+        : spec(embedded_spec(spec_file)),
+          grid(parse_grid(grid_json, "test grid", spec)),
+          space(spec, grid),
+          market(make_synthetic_market(SyntheticMarketOptions{7, 3, 2500, 3'600'000, 1'704'067'200'000,
+                                                              kDefaultFundingIntervalMs})),
+          series(SeriesCache::build(spec, market, values(grid), 2)),
+          job{&bind_strategy(spec), &spec, &space, &market, market.view(),
+              make_account_config(spec.account, market), &series} {}
+
+    static std::vector<std::vector<double>> values(const Grid& grid) {
+        std::vector<std::vector<double>> v;
+        for (const GridAxis& axis : grid.axes) v.push_back(axis.values);
+        return v;
+    }
+    SweepOutcome run(int threads) const {
+        SweepOptions options;
+        options.threads = threads;
+        options.rank_metric = find_metric_column("total_return");
+        options.top_n = 10;
+        options.keep_all_rows = true;
+        return run_cpu_sweep(job, options);
+    }
+};
+
+const char* kDefaultGrid = R"({"strategy": "default", "parameters": {
+    "ema_fast": {"values": [5, 12]}, "ema_slow": {"values": [30, 60]}, "mode": {"values": [0, 1]},
+    "adx_min": {"values": [0, 20]}, "sl_atr": {"values": [1.5, 3]}, "breadth_min": {"values": [0, 0.5]},
+    "trail_atr": {"values": [0, 1]}}})";
+
+const char* kSmaGrid = R"({"strategy": "sma_cross", "parameters": {
+    "fast_period": {"values": [5, 10, 20]}, "slow_period": {"values": [30, 50]},
+    "stop_pct": {"values": [0.02, 0.05]}, "allow_short": {"values": [false, true]}}})";
+
+bool same_bits(const Metrics& a, const Metrics& b) { return std::memcmp(&a, &b, sizeof(Metrics)) == 0; }
+
+}  // namespace
+
+TEST_CASE("results are bit-identical with 1 and with N threads, for both strategies") {
+    for (auto [spec_file, grid] : {std::pair{"default_strategy.json", kDefaultGrid},
+                                   std::pair{"sma_cross.json", kSmaGrid}}) {
+        CAPTURE(spec_file);
+        SmallSweep sweep(spec_file, grid);
+        SweepOutcome one = sweep.run(1);
+        SweepOutcome many = sweep.run(3);
+        REQUIRE(one.all.size() == sweep.space.count());
+        REQUIRE(many.all.size() == one.all.size());
+        int traded = 0;
+        for (std::size_t i = 0; i < one.all.size(); ++i) {
+            CHECK(one.all[i].combination_id == many.all[i].combination_id);
+            CHECK(same_bits(one.all[i].metrics, many.all[i].metrics));
+            traded += one.all[i].metrics.n_trades > 0 ? 1 : 0;
+        }
+        CHECK(traded > 0);  // the workload exercises trading, not only empty runs
+        REQUIRE(one.top.size() == many.top.size());
+        for (std::size_t i = 0; i < one.top.size(); ++i) CHECK(one.top[i].combination_id == many.top[i].combination_id);
+    }
+}
+
+TEST_CASE("a replayed combination, with its fill log, reproduces its sweep row bit for bit") {
+    SmallSweep sweep("default_strategy.json", kDefaultGrid);
+    SweepOutcome outcome = sweep.run(2);
+    for (std::size_t ordinal : {std::size_t{0}, outcome.all.size() / 2, outcome.all.size() - 1}) {
+        const ResultRow& row = outcome.all[ordinal];
+        std::vector<double> values(sweep.spec.parameters.size());
+        sweep.space.decode(row.combination_id, values);
+        std::vector<std::vector<double>> single;
+        for (double v : values) single.push_back({v});
+        SeriesCache own = SeriesCache::build(sweep.spec, sweep.market, single, 1);
+        SweepJob job = sweep.job;
+        job.series = &own;
+        std::vector<FillRecord> fills(100000);
+        FillLog log{fills.data(), static_cast<int>(fills.size()), 0};
+        std::vector<double> equity(static_cast<std::size_t>(sweep.market.n_bars()));
+        Metrics replayed = run_combination(job, values, &log, equity.data());
+        CHECK(same_bits(replayed, row.metrics));
+        CHECK(equity.back() == row.metrics.final_equity);
+        int entries = 0;
+        for (int i = 0; i < log.count; ++i) entries += fills[static_cast<std::size_t>(i)].reason == kEntry ? 1 : 0;
+        CHECK(entries == row.metrics.n_trades);  // every entry was closed by the end of data
+    }
+}
+
+TEST_CASE("each indicator series is computed once per distinct parameter set") {
+    SmallSweep sweep("default_strategy.json", kDefaultGrid);
+    // ema_fast 2 + ema_slow 2 + rsi 1 + adx 1 + atr 1 + bb_upper 1 + bb_lower 1 + breadth 1
+    CHECK(sweep.series.distinct_series() == 10);
+}
+
+TEST_CASE("a spec that disagrees with its kernel's binding is rejected by name") {
+    std::string text(*embedded_spec_file("sma_cross.json"));
+    std::size_t fast = text.find("\"fast_period\"");
+    std::size_t slow = text.find("\"slow_period\"");
+    REQUIRE(fast != std::string::npos);
+    REQUIRE(slow != std::string::npos);
+    // Swap the two names: same parameters, different order.
+    text.replace(slow, 13, "\"tmp_period__\"");
+    text.replace(fast, 13, "\"slow_period\"");
+    text.replace(text.find("\"tmp_period__\""), 14, "\"fast_period\"");
+    StrategySpec spec = parse_strategy_spec(text, "swapped.json", indicator_signatures());
+    CHECK_THROWS_WITH_AS(bind_strategy(spec), doctest::Contains("do not match its kernel"), std::runtime_error);
+}

@@ -1,0 +1,48 @@
+#include "host/report/trade_log_writer.h"
+
+#include "host/data/timestamp_parse.h"
+#include "host/io/atomic_file.h"
+#include "host/spec/number_format.h"
+
+namespace btforge {
+
+const char* fill_reason_name(int reason) {
+    switch (reason) {
+        case kEntry: return "entry";
+        case kStopLoss: return "stop_loss";
+        case kStopGap: return "stop_gap";
+        case kPartialTarget: return "partial_target";
+        case kTarget: return "target";
+        case kSignalExit: return "signal_exit";
+        case kMaxHold: return "max_hold";
+        case kEndOfData: return "end_of_data";
+        default: return "unknown";
+    }
+}
+
+void write_trade_log_csv(const std::filesystem::path& path, const Market& market,
+                         const std::vector<FillRecord>& fills) {
+    AtomicFile file(path);
+    std::ostream& out = file.stream();
+    out << "trade,bar,time,symbol,reason,side,qty,price,fee,realized_pnl,cash_after\n";
+    for (const FillRecord& f : fills) {
+        out << f.trade_index << ',' << f.bar << ',' << format_timestamp_iso(market.timestamp_ms[static_cast<std::size_t>(f.bar)])
+            << ',' << market.symbols[static_cast<std::size_t>(f.symbol)] << ',' << fill_reason_name(f.reason) << ','
+            << (f.trade_dir > 0 ? "buy" : "sell") << ',' << format_double(f.qty) << ',' << format_double(f.price)
+            << ',' << format_double(f.fee) << ',' << format_double(f.realized_pnl) << ','
+            << format_double(f.cash_after) << '\n';
+    }
+    file.commit();
+}
+
+void write_equity_csv(const std::filesystem::path& path, const Market& market, const std::vector<double>& equity) {
+    AtomicFile file(path);
+    std::ostream& out = file.stream();
+    out << "bar,time,equity\n";
+    for (std::size_t t = 0; t < equity.size(); ++t) {
+        out << t << ',' << format_timestamp_iso(market.timestamp_ms[t]) << ',' << format_double(equity[t]) << '\n';
+    }
+    file.commit();
+}
+
+}  // namespace btforge

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "reference/accounting/fee_model.h"
+#include "reference/market/market_view.h"
+#include "reference/metrics/metrics.h"
+#include "reference/portfolio/fill_log.h"
+
+namespace btforge {
+
+// Note [Strategy bindings]
+// The engines know a strategy only through this table: its name, the file of
+// spec/ that describes it, the parameter names and indicator ids its kernel
+// reads (in the order of its spec) and one entry point taking flat arrays.
+// The engine checks the lists against the spec it loaded, so a spec edited
+// without its kernel (or the reverse) fails loudly at start-up instead of
+// binding a value to the wrong field. Nothing outside reference/, spec/ and
+// these bindings knows what a strategy trades on.
+struct StrategyBinding {
+    using RunFunction = void (*)(const MarketView& market, const double* const* series, const double* params,
+                                 const AccountConfig& config, Metrics& out, FillLog* log, double* equity_curve);
+
+    std::string_view name;       // the spec's "strategy"
+    std::string_view spec_file;  // relative to spec/, embedded in the binary
+    std::vector<std::string_view> parameters;
+    std::vector<std::string_view> series;
+    RunFunction run;
+};
+
+std::span<const StrategyBinding> strategy_bindings();
+const StrategyBinding* find_strategy_binding(std::string_view name);
+
+}  // namespace btforge

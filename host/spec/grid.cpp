@@ -1,0 +1,234 @@
+#include "host/spec/grid.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "host/spec/combination_space.h"
+#include "host/spec/json_input.h"
+#include "host/spec/number_format.h"
+
+namespace btforge {
+
+namespace {
+
+using spec_detail::JsonNode;
+
+std::string bounds_of(const ParameterSpec& p) {
+    // Appended piece by piece: "[" + std::string&& trips GCC 12's false
+    // -Wrestrict positive (GCC bug 105651).
+    std::string text = "[";
+    text += format_double(p.min);
+    text += ", ";
+    text += format_double(p.max);
+    text += "] (the bounds of ";
+    text += p.name;
+    text += ")";
+    return text;
+}
+
+// A single grid value as written in the file.
+double parse_value(const JsonNode& node, const ParameterSpec& p) {
+    const auto& j = node.json();
+    switch (p.type) {
+        case ParameterType::Bool:
+            if (j.is_boolean()) return j.get<bool>() ? 1.0 : 0.0;
+            if (j.is_number() && (j.get<double>() == 0.0 || j.get<double>() == 1.0)) return j.get<double>();
+            node.fail("true, false, 0 or 1 (" + p.name + " is a bool)");
+        case ParameterType::Int:
+            if (!j.is_number() || std::floor(j.get<double>()) != j.get<double>())
+                node.fail("an integer (" + p.name + " is an int)");
+            break;
+        case ParameterType::Double:
+            if (!j.is_number()) node.fail("a number (" + p.name + " is a double)");
+            break;
+    }
+    const double value = j.get<double>();
+    if (value < p.min || value > p.max) node.fail("a value within " + bounds_of(p));
+    return value;
+}
+
+std::vector<double> parse_values(const JsonNode& node, const ParameterSpec& p) {
+    const std::size_t n = node.expect_array("a non-empty array of values");
+    if (n == 0) node.fail("a non-empty array of values");
+    if (n > kMaxValuesPerParameter) node.fail("at most " + std::to_string(kMaxValuesPerParameter) + " values");
+    std::vector<double> values;
+    values.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const JsonNode element = node.element(i);
+        const double value = parse_value(element, p);
+        auto earlier = std::find(values.begin(), values.end(), value);
+        if (earlier != values.end())
+            element.fail("a value not listed before", format_double(value) + " again (already at " +
+                                                           spec_detail::json_pointer_child(node.pointer(), static_cast<std::size_t>(earlier - values.begin())) + ")");
+        values.push_back(value);
+    }
+    return values;
+}
+
+void reject_for_bool(const JsonNode& node, const ParameterSpec& p, std::string_view kind) {
+    if (p.type == ParameterType::Bool)
+        node.fail("\"values\" or a single value (" + p.name + " is a bool)", "\"" + std::string(kind) + "\"");
+}
+
+std::vector<double> parse_range(const JsonNode& node, const ParameterSpec& p) {
+    reject_for_bool(node, p, "range");
+    node.expect_object("an object with start, stop and step");
+    node.allow_only_keys({"start", "stop", "step"});
+    const JsonNode start_node = node.require("start");
+    const JsonNode stop_node = node.require("stop");
+    const JsonNode step_node = node.require("step");
+    const double start = start_node.as_number();
+    const double stop = stop_node.as_number();
+    const double step = step_node.as_number();
+    if (!(step > 0.0)) step_node.fail("a positive number");
+    if (stop < start) stop_node.fail("a number >= start (" + format_double(start) + ")");
+    if (p.type == ParameterType::Int) {
+        if (std::floor(start) != start) start_node.fail("an integer (" + p.name + " is an int)");
+        if (std::floor(step) != step) step_node.fail("an integer (" + p.name + " is an int)");
+    }
+    // The stop is inclusive up to 1e-9 of a step, which is 1e-9 in units of
+    // the index, so 0.1..0.3 by 0.1 has three values although
+    // (0.3 - 0.1) / 0.1 = 1.9999999999999998.
+    const double last_index = std::floor((stop - start) / step + 1e-9);
+    if (!(last_index < static_cast<double>(kMaxValuesPerParameter)))
+        step_node.fail("a step giving at most " + std::to_string(kMaxValuesPerParameter) + " values",
+                       format_double(step) + ", which gives " + format_double(last_index + 1.0));
+    const auto n = static_cast<std::size_t>(last_index) + 1;
+    std::vector<double> values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        // start + i*step, not repeated addition, so the error does not grow
+        // along the range. Only a last value that the tolerance let past stop
+        // is pulled back onto it: it would otherwise lie outside the bounds a
+        // user wrote "stop": max to stay within.
+        values[i] = std::min(start + static_cast<double>(i) * step, stop);
+    }
+    if (values.front() < p.min || values.front() > p.max) start_node.fail("a value within " + bounds_of(p));
+    if (values.back() > p.max)
+        stop_node.fail("a stop whose range stays within " + bounds_of(p),
+                       values.back() == stop ? format_double(stop)
+                                             : format_double(stop) + ", whose range ends at " + format_double(values.back()));
+    for (std::size_t i = 1; i < n; ++i)
+        if (!(values[i] > values[i - 1]))
+            step_node.fail("a step that separates consecutive values", format_double(step) + ", too small against " +
+                                                                           format_double(start) + " to change it");
+    return values;
+}
+
+std::vector<double> parse_log_range(const JsonNode& node, const ParameterSpec& p) {
+    reject_for_bool(node, p, "log_range");
+    node.expect_object("an object with start, stop and num");
+    node.allow_only_keys({"start", "stop", "num"});
+    const JsonNode start_node = node.require("start");
+    const JsonNode stop_node = node.require("stop");
+    const JsonNode num_node = node.require("num");
+    const double start = start_node.as_number();
+    const double stop = stop_node.as_number();
+    if (!(start > 0.0)) start_node.fail("a positive number");
+    if (!(stop > 0.0)) stop_node.fail("a positive number");
+    if (!(stop > start)) stop_node.fail("a number > start (" + format_double(start) + ")");
+    const std::uint64_t num = num_node.as_unsigned("an integer >= 2");
+    if (num < 2) num_node.fail("an integer >= 2");
+    if (num > kMaxValuesPerParameter) num_node.fail("at most " + std::to_string(kMaxValuesPerParameter));
+
+    // The values grow from start to stop, so checking both ends (as rounded
+    // for an int) checks them all.
+    auto as_value = [&](double x) { return p.type == ParameterType::Int ? std::round(x) : x; };
+    for (const auto& [node_of_end, end] : {std::pair{&start_node, start}, std::pair{&stop_node, stop}}) {
+        const double value = as_value(end);
+        if (value < p.min || value > p.max)
+            node_of_end->fail("a value within " + bounds_of(p),
+                              value == end ? format_double(end) : format_double(end) + ", which rounds to " + format_double(value));
+    }
+
+    std::vector<double> values;
+    values.reserve(num);
+    const double ratio = stop / start;
+    for (std::uint64_t i = 0; i < num; ++i) {
+        // The end points are the numbers the user wrote, exactly; only the
+        // interior is computed.
+        const double value = as_value(
+            i == 0       ? start
+            : i + 1 == num ? stop
+                           : start * std::pow(ratio, static_cast<double>(i) / static_cast<double>(num - 1)));
+        if (!values.empty() && value <= values.back()) continue;  // rounding merged neighbours
+        values.push_back(value);
+    }
+    return values;
+}
+
+std::vector<double> parse_axis(const JsonNode& node, const ParameterSpec& p) {
+    const auto& j = node.json();
+    if (j.is_number() || j.is_boolean()) return {parse_value(node, p)};
+    constexpr std::string_view kExpected = "a number, a bool, or an object with one of the keys values, range, log_range";
+    if (!j.is_object()) node.fail(kExpected);
+    node.allow_only_keys({"values", "range", "log_range"});
+    if (j.size() != 1) node.fail("an object with exactly one of the keys values, range, log_range");
+    if (auto values = node.find("values")) return parse_values(*values, p);
+    if (auto range = node.find("range")) return parse_range(*range, p);
+    return parse_log_range(*node.find("log_range"), p);
+}
+
+}  // namespace
+
+Grid parse_grid(std::string_view json_text, std::string origin, const StrategySpec& spec) {
+    const nlohmann::json document = spec_detail::parse_json_document(json_text, origin);
+    const JsonNode root(document, "", origin);
+    root.expect_object("a grid object");
+    root.allow_only_keys({"strategy", "parameters", "random"});
+
+    Grid grid = default_grid(spec);
+    const JsonNode strategy = root.require("strategy");
+    grid.strategy = strategy.as_string();
+    if (grid.strategy != spec.name) strategy.fail("\"" + spec.name + "\" (the strategy of " + spec.origin + ")");
+
+    if (auto params = root.find("parameters")) {
+        params->expect_object("an object mapping parameter names to values");
+        for (const auto& [name, value] : params->json().items()) {
+            const JsonNode node(value, spec_detail::json_pointer_child(params->pointer(), name), origin);
+            const auto index = spec.parameter_index(name);
+            if (!index) {
+                std::string names;
+                for (const auto& p : spec.parameters) names += (names.empty() ? "" : ", ") + p.name;
+                node.fail("a parameter of strategy " + spec.name + " (" + names + ")", "unknown key \"" + name + "\"");
+            }
+            grid.axes[*index].values = parse_axis(node, spec.parameters[*index]);
+            grid.axes[*index].json_path = node.pointer();
+        }
+    }
+
+    const auto full_size = combination_space_size(grid);
+    if (!full_size)
+        throw SpecError(origin, "/parameters",
+                        "expected a combination space of at most 2^63 combinations, got more (the product of the "
+                        "numbers of values overflows)");
+
+    if (auto random = root.find("random")) {
+        random->expect_object("an object with count and seed");
+        random->allow_only_keys({"count", "seed"});
+        const JsonNode count = random->require("count");
+        const JsonNode seed = random->require("seed", "so that the sample can be drawn again");
+        RandomSampling sampling;
+        sampling.count = count.as_unsigned("an integer >= 1");
+        if (sampling.count == 0) count.fail("an integer >= 1");
+        if (sampling.count > *full_size)
+            count.fail("at most " + std::to_string(*full_size) + " (the size of the grid's combination space)");
+        sampling.seed = seed.as_unsigned();
+        grid.random = sampling;
+    }
+
+    grid.origin = std::move(origin);
+    return grid;
+}
+
+Grid default_grid(const StrategySpec& spec) {
+    Grid grid;
+    grid.strategy = spec.name;
+    grid.origin = spec.origin;
+    grid.axes.reserve(spec.parameters.size());
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+        grid.axes.push_back(GridAxis{i, {spec.parameters[i].default_value}, ""});
+    return grid;
+}
+
+}  // namespace btforge

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace btforge {
+
+// What a strategy spec may ask of one indicator: the names it takes and the
+// outputs it yields. The catalog is the caller's (the indicator library owns
+// it), so the spec parser never hard-codes which indicators exist.
+struct IndicatorSignature {
+    std::string name;                  // as written in specs, e.g. "BBANDS"
+    std::vector<std::string> params;   // every one must be given, e.g. {"period", "k"}
+    std::vector<std::string> outputs;  // the first is the default, e.g. {"upper", "middle", "lower"}
+};
+
+}  // namespace btforge

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+
+namespace btforge {
+
+// The shortest text (at most 17 significant digits, "%.17g" with the
+// superfluous digits trimmed) that reads back as the same double: 0.1 prints
+// as "0.1", not "0.10000000000000001", 2.0 as "2" and 20 as "20". Reports,
+// replay commands and error messages all print numbers this way, so a value
+// copied from any of them selects exactly the same combination.
+std::string format_double(double value);
+
+}  // namespace btforge

@@ -1,5 +1,6 @@
 #include "host/engine/series_cache.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -47,14 +48,18 @@ SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
             if (a == use.args.size()) break;
         }
     }
-    cache.storage_.resize(keys.size());
+    cache.series_length_ = static_cast<std::size_t>(market.n_symbols()) * static_cast<std::size_t>(market.n_bars());
+    cache.buffer_.resize(keys.size() * cache.series_length_);
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;
     std::mutex failure_mutex;
     auto worker = [&] {
         for (std::size_t k = next++; k < keys.size(); k = next++) {
             try {
-                cache.storage_[k] = compute_aligned_series(market, keys[k].indicator, keys[k].output, keys[k].args);
+                std::vector<double> series =
+                    compute_aligned_series(market, keys[k].indicator, keys[k].output, keys[k].args);
+                std::copy(series.begin(), series.end(),
+                          cache.buffer_.begin() + static_cast<std::ptrdiff_t>(k * cache.series_length_));
             } catch (...) {
                 std::lock_guard lock(failure_mutex);
                 if (!failure) failure = std::current_exception();
@@ -71,21 +76,17 @@ SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
     return cache;
 }
 
-void SeriesCache::resolve(std::span<const double> parameter_values, std::span<const double*> out) const {
-    for (std::size_t use = 0; use < spec_->indicators.size(); ++use) {
-        auto found = index_.find(key_for(use, parameter_values));
-        if (found == index_.end()) {
-            throw std::logic_error("indicator series '" + spec_->indicators[use].id +
-                                   "' was not prepared for this combination's parameter values");
-        }
-        out[use] = storage_[found->second].data();
+std::size_t SeriesCache::offset(std::size_t use, std::span<const double> parameter_values) const {
+    auto found = index_.find(key_for(use, parameter_values));
+    if (found == index_.end()) {
+        throw std::logic_error("indicator series '" + spec_->indicators[use].id +
+                               "' was not prepared for this combination's parameter values");
     }
+    return found->second * series_length_;
 }
 
-std::size_t SeriesCache::bytes() const {
-    std::size_t total = 0;
-    for (const auto& series : storage_) total += series.size() * sizeof(double);
-    return total;
+void SeriesCache::resolve(std::span<const double> parameter_values, std::span<const double*> out) const {
+    for (std::size_t use = 0; use < spec_->indicators.size(); ++use) out[use] = data() + offset(use, parameter_values);
 }
 
 }  // namespace btforge

@@ -26,9 +26,15 @@ public:
 
     // The series of each indicator use (spec order) for one combination.
     void resolve(std::span<const double> parameter_values, std::span<const double*> out) const;
+    // Where that series of `use` starts in data(), in doubles.
+    std::size_t offset(std::size_t use, std::span<const double> parameter_values) const;
 
-    std::size_t distinct_series() const { return storage_.size(); }
-    std::size_t bytes() const;
+    // Every series, one after the other, each series_length() long: one
+    // buffer a device can take in a single copy.
+    const double* data() const { return buffer_.data(); }
+    std::size_t series_length() const { return series_length_; }
+    std::size_t distinct_series() const { return index_.size(); }
+    std::size_t bytes() const { return buffer_.size() * sizeof(double); }
     double build_seconds() const { return build_seconds_; }
 
 private:
@@ -41,8 +47,9 @@ private:
     Key key_for(std::size_t use, std::span<const double> parameter_values) const;
 
     const StrategySpec* spec_ = nullptr;
-    std::map<Key, std::size_t> index_;
-    std::vector<std::vector<double>> storage_;
+    std::map<Key, std::size_t> index_;  // key -> series number
+    std::vector<double> buffer_;
+    std::size_t series_length_ = 0;
     double build_seconds_ = 0.0;
 };
 

@@ -1,0 +1,85 @@
+#include "generator/device_rewriter.h"
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace btforge::gen {
+
+namespace {
+
+constexpr std::array<std::string_view, 10> kStdMath = {"sqrt", "fabs", "round", "floor", "ceil",
+                                                       "fmin", "fmax", "isnan", "abs",   "trunc"};
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kFixedWidthTypes = {{
+    {"int64_t", "long long"},
+    {"uint64_t", "unsigned long long"},
+    {"int32_t", "int"},
+    {"uint32_t", "unsigned int"},
+    {"int16_t", "short"},
+    {"uint16_t", "unsigned short"},
+    {"int8_t", "signed char"},
+    {"uint8_t", "unsigned char"},
+}};
+
+bool is(const std::vector<Token>& tokens, std::size_t i, std::string_view spelling) {
+    return i < tokens.size() && tokens[i].spelling == spelling;
+}
+
+}  // namespace
+
+std::string rewrite_for_device(const Entity& entity) {
+    const std::vector<Token>& tokens = entity.tokens;
+    std::string out;
+    std::size_t copied = 0;  // end of the text already emitted
+    auto emit_gap = [&](std::size_t upto) {
+        out.append(entity.text, copied, upto - copied);
+        copied = upto;
+    };
+    auto skip_to_end_of = [&](std::size_t token) { copied = tokens[token].offset + tokens[token].spelling.size(); };
+
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const Token& tok = tokens[i];
+        if (tok.spelling == "BT_KERNEL") {
+            emit_gap(tok.offset);
+            if (entity.kind == Entity::Kind::Function) {
+                out += "BTFORGE_DEVICE";
+                skip_to_end_of(i);
+            } else {
+                // Drop the marker and the one space after it.
+                skip_to_end_of(i);
+                if (copied < entity.text.size() && entity.text[copied] == ' ') ++copied;
+            }
+            continue;
+        }
+        if (tok.spelling == "std" && is(tokens, i + 1, "::") && i + 2 < tokens.size()) {
+            std::string_view name = tokens[i + 2].spelling;
+            std::string replacement;
+            std::size_t last = i + 2;
+            for (std::string_view math : kStdMath) {
+                if (name == math) replacement = std::string(math);
+            }
+            for (auto [from, to] : kFixedWidthTypes) {
+                if (name == from) replacement = std::string(to);
+            }
+            if (name == "numeric_limits" && is(tokens, i + 3, "<") && is(tokens, i + 4, "double") &&
+                is(tokens, i + 5, ">") && is(tokens, i + 6, "::") && i + 7 < tokens.size()) {
+                std::string_view member = tokens[i + 7].spelling;
+                if (member == "quiet_NaN") replacement = "btforge_quiet_nan";
+                if (member == "infinity") replacement = "btforge_infinity";
+                last = i + 7;
+            }
+            if (!replacement.empty()) {
+                emit_gap(tok.offset);
+                out += replacement;
+                skip_to_end_of(last);
+                i = last;
+                continue;
+            }
+        }
+    }
+    emit_gap(entity.text.size());
+    return out;
+}
+
+}  // namespace btforge::gen

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+
+#include "generator/kernel_model.h"
+
+namespace btforge::gen {
+
+// Note [Device rewrites]
+// Generated code is the reference's own text, token by token, with exactly
+// these changes so that nvcc and NVRTC compile it without a host header:
+//   BT_KERNEL on a function        -> BTFORGE_DEVICE (__device__, or nothing on the host)
+//   BT_KERNEL on anything else     -> removed
+//   std::sqrt, std::fabs, ...      -> sqrt, fabs, ... (CUDA's functions of identical IEEE semantics)
+//   std::int64_t, std::uint8_t ... -> long long, unsigned char, ...
+//   std::numeric_limits<double>::quiet_NaN() / infinity() -> btforge_quiet_nan() / btforge_infinity()
+// Whitespace and comments between tokens are copied unchanged, so a reviewer
+// reads the generated function against the reference line by line.
+std::string rewrite_for_device(const Entity& entity);
+
+}  // namespace btforge::gen

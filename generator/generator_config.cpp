@@ -1,0 +1,67 @@
+#include "generator/generator_config.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "host/engine/indicator_signatures.h"
+#include "host/spec/json_input.h"
+#include "host/spec/spec_error.h"
+
+namespace btforge::gen {
+
+namespace {
+
+using spec_detail::JsonNode;
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> string_list(const JsonNode& node) {
+    std::vector<std::string> out;
+    std::size_t n = node.expect_array("an array of strings");
+    for (std::size_t i = 0; i < n; ++i) out.push_back(node.element(i).as_string());
+    return out;
+}
+
+}  // namespace
+
+GeneratorConfig load_generator_config(const std::filesystem::path& root, const std::string& relative_path) {
+    GeneratorConfig config;
+    config.origin = relative_path;
+    nlohmann::json doc = spec_detail::parse_json_document(read_file(root / relative_path), relative_path);
+    JsonNode top(doc, "", config.origin);
+    top.expect_object().allow_only_keys({"reference", "layout", "strategies", "cuda"});
+    config.reference_headers = string_list(top.require("reference"));
+    config.layout_structs = string_list(top.require("layout"));
+
+    std::vector<IndicatorSignature> catalog = indicator_signatures();
+    JsonNode strategies = top.require("strategies");
+    std::size_t n = strategies.expect_array();
+    for (std::size_t i = 0; i < n; ++i) {
+        JsonNode s = strategies.element(i);
+        s.expect_object().allow_only_keys({"spec", "entry", "params", "series"});
+        StrategyTarget target;
+        target.spec_file = s.require("spec").as_string();
+        target.entry = s.require("entry").as_string();
+        target.params_struct = s.require("params").as_string();
+        target.series_struct = s.require("series").as_string();
+        target.spec = parse_strategy_spec(read_file(root / target.spec_file), target.spec_file, catalog);
+        config.strategies.push_back(std::move(target));
+    }
+
+    JsonNode cuda = top.require("cuda");
+    cuda.expect_object().allow_only_keys({"architectures", "ptx", "max_threads_per_block", "min_blocks_per_multiprocessor"});
+    config.cuda.architectures = string_list(cuda.require("architectures"));
+    config.cuda.ptx = cuda.require("ptx").as_string();
+    config.cuda.max_threads_per_block = static_cast<int>(cuda.require("max_threads_per_block").as_unsigned());
+    config.cuda.min_blocks_per_multiprocessor =
+        static_cast<int>(cuda.require("min_blocks_per_multiprocessor").as_unsigned());
+    return config;
+}
+
+}  // namespace btforge::gen

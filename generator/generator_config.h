@@ -1,0 +1,39 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "host/spec/strategy_spec.h"
+
+namespace btforge::gen {
+
+// One strategy to generate a sweep kernel for.
+struct StrategyTarget {
+    StrategySpec spec;           // parsed and validated like the engines do
+    std::string spec_file;       // relative to the root
+    std::string entry;           // qualified kernel function, e.g. "btforge::run_default_strategy"
+    std::string params_struct;   // qualified, one field per spec parameter, in spec order
+    std::string series_struct;   // qualified, one pointer per spec indicator id, in spec order
+};
+
+struct CudaTarget {
+    std::vector<std::string> architectures;  // cubins, e.g. "sm_90"
+    std::string ptx;                         // PTX for later chips, e.g. "compute_90"
+    int max_threads_per_block = 128;         // __launch_bounds__
+    int min_blocks_per_multiprocessor = 1;
+};
+
+// The generator spec (spec/generator.json): what to read, what to emit.
+struct GeneratorConfig {
+    std::string origin;
+    std::vector<std::string> reference_headers;  // entry headers, relative to the root
+    std::vector<std::string> layout_structs;     // qualified structs shared by host and device
+    std::vector<StrategyTarget> strategies;
+    CudaTarget cuda;
+};
+
+// Throws SpecError naming the JSON path on any problem.
+GeneratorConfig load_generator_config(const std::filesystem::path& root, const std::string& relative_path);
+
+}  // namespace btforge::gen

@@ -1,0 +1,107 @@
+// btforge-gen: reference/ + spec/ + templates/ -> generated/.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "generator/device_code_emitter.h"
+#include "generator/generator_config.h"
+#include "generator/input_stamp.h"
+#include "generator/layout_emitter.h"
+#include "generator/reference_parser.h"
+#include "generator/sweep_kernel_emitter.h"
+
+namespace po = boost::program_options;
+using namespace btforge::gen;
+
+namespace {
+
+constexpr const char* kTemplates[] = {"btforge_layout.h", "btforge_device.cuh", "strategy_sweep.cu",
+                                      "btforge_entry_points.h"};
+
+int generate(const std::filesystem::path& root, const std::string& config_path, const std::filesystem::path& out,
+             bool check) {
+    auto started = std::chrono::steady_clock::now();
+    GeneratorConfig config = load_generator_config(root, config_path);
+    ParseOptions parse;
+    parse.repository_root = root;
+    parse.entry_headers = config.reference_headers;
+    ReferenceModel model = parse_reference(parse);
+    if (!model.violations.empty()) {
+        for (const Violation& v : model.violations) {
+            std::cerr << v.location.file << ':' << v.location.line << ':' << v.location.column << ": " << v.rule
+                      << ": " << v.explanation << '\n';
+        }
+        std::cerr << "btforge-gen: " << model.violations.size()
+                  << " use(s) of C++ outside the device subset (SPEC §2); nothing generated\n";
+        return 1;
+    }
+    std::vector<std::string> spec_files = {config_path};
+    for (const StrategyTarget& t : config.strategies) spec_files.push_back(t.spec_file);
+    std::vector<std::string> template_files;
+    for (const char* t : kTemplates) template_files.push_back(std::string("templates/") + t);
+    EmitContext context{model, config,
+                        InputStamp{BTFORGE_VERSION, hash_files(root, spec_files), hash_files(root, model.input_files),
+                                   hash_files(root, template_files)},
+                        root / "templates"};
+    std::vector<OutputFile> files;
+    files.push_back(emit_layout_header(context));
+    files.push_back(emit_device_code(context));
+    for (const StrategyTarget& target : config.strategies) files.push_back(emit_sweep_kernel(context, target));
+    files.push_back(emit_entry_points(context));
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+    if (check) {
+        std::string diff = diff_against_folder(out, files);
+        if (!diff.empty()) {
+            std::cout << diff;
+            std::cerr << "btforge-gen --check: generated/ is stale; run the build (or btforge-gen) and commit it\n";
+            return 1;
+        }
+        std::cerr << "btforge-gen --check: generated/ is up to date (" << files.size() << " files, " << seconds
+                  << " s)\n";
+        return 0;
+    }
+    std::vector<std::string> written = write_changed_files(out, files);
+    std::cerr << "btforge-gen: " << model.entities.size() << " reference entities from " << model.input_files.size()
+              << " files -> " << files.size() << " files in " << out.string() << " (" << written.size()
+              << " changed) in " << seconds << " s\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string root = ".";
+    std::string config = "spec/generator.json";
+    std::string out;
+    bool check = false;
+    po::options_description options(
+        "Usage: btforge-gen [options]\n"
+        "Reads the BT_KERNEL code of reference/ with libclang and renders templates/ into generated/.");
+    options.add_options()("help,h", "show this help")
+        ("root", po::value(&root)->default_value(root), "repository root")
+        ("config", po::value(&config)->default_value(config), "generator spec, relative to the root")
+        ("out", po::value(&out), "output folder (default: <root>/generated)")
+        ("check", po::bool_switch(&check), "regenerate in memory; exit 1 with a unified diff if generated/ differs");
+    try {
+        po::variables_map vm;
+        po::store(po::parse_command_line(argc, argv, options), vm);
+        if (vm.count("help") != 0) {
+            std::cout << options << '\n';
+            return 0;
+        }
+        po::notify(vm);
+        std::filesystem::path root_path = std::filesystem::absolute(root).lexically_normal();
+        std::filesystem::path out_path =
+            (out.empty() ? root_path / "generated" : std::filesystem::absolute(out)).lexically_normal();
+        return generate(root_path, config, out_path, check);
+    } catch (const po::error& e) {
+        std::cerr << "btforge-gen: " << e.what() << "\n" << options << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "btforge-gen: error: " << e.what() << '\n';
+        return 1;
+    }
+}

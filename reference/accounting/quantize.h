@@ -12,7 +12,7 @@ namespace btforge {
 // accumulated cash independent of how a future optimizer might reassociate
 // sums, and it is exact-rounding arithmetic (multiply, round half away from
 // zero, divide) that x86-64 and CUDA perform identically under SPEC §3.
-inline constexpr double kAccountingQuantum = 1e12;
+BT_KERNEL inline constexpr double kAccountingQuantum = 1e12;
 
 BT_KERNEL inline double quantize(double x) {
     return std::round(x * kAccountingQuantum) / kAccountingQuantum;

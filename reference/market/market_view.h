@@ -8,7 +8,7 @@ namespace btforge {
 
 // Compile-time maximum number of symbols in one portfolio. Per-symbol state
 // lives in fixed-size arrays of this length (no heap on the device).
-inline constexpr int kMaxSymbols = 16;
+BT_KERNEL inline constexpr int kMaxSymbols = 16;
 
 // Note [Aligned market layout]
 // Bars of all symbols are aligned on the union of their timestamps. Every

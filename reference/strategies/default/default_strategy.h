@@ -33,7 +33,7 @@ namespace btforge {
 
 // "Last exit" of a symbol that never exited: far enough back for any
 // cooldown, near enough that t - kNoExitYet cannot overflow an int.
-inline constexpr int kNoExitYet = -1000000000;
+BT_KERNEL inline constexpr int kNoExitYet = -1000000000;
 
 BT_KERNEL inline int open_and_pending_count(const Portfolio& portfolio, const DefaultSymbolState* states) {
     int count = 0;

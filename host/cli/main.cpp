@@ -19,6 +19,7 @@ constexpr const char* kUsage =
     "  indicators  compute an indicator of SPEC §5 on a market and write it as CSV\n"
     "  data synth  write the seeded synthetic market as CSV\n"
     "  bench       measure CPU cells/s on a fixed synthetic workload, 1 thread and all\n"
+    "  parity      check a backend (emu: the generated kernels built for the host) against the reference\n"
     "\n"
     "Without --data every command uses the embedded synthetic market; without --spec/--grid\n"
     "the embedded default strategy and its quickstart grid.\n";
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
         if (command == "indicators") return btforge::run_indicators_command(args);
         if (command == "data") return btforge::run_data_command(args);
         if (command == "bench") return btforge::run_bench_command(args);
+        if (command == "parity") return btforge::run_parity_command(args);
         std::cerr << "btforge: unknown command '" << command << "'\n\n" << kUsage;
         return btforge::kExitUsage;
     } catch (const boost::program_options::error& e) {

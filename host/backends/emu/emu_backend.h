@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+
+#include "host/engine/cpu_sweep.h"
+
+namespace btforge {
+
+// Whether generated/ has a kernel for `strategy` (the emu backend can run it).
+bool emu_supports(const std::string& strategy);
+
+// The sweep of run_cpu_sweep, run by the generated kernels compiled for the
+// host (Note [Emu shim]) instead of the reference: same options, same
+// outcome (top N, every row in ordinal order when asked, progress,
+// cancellation), and, since every combination is still a pure function of
+// its id (Note [Thread-count independence]), bit-identical results for any
+// thread count. Throws std::runtime_error when generated/ has no kernel for
+// the job's strategy.
+SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options);
+
+}  // namespace btforge

@@ -1,0 +1,54 @@
+#pragma once
+
+// Note [Emu shim]
+// CI machines have no GPU, yet what must be tested there is the code that
+// runs on the GPU: generated/, not only the reference it was generated from.
+// A generator bug (a dropped statement, a wrong parameter index, a series
+// offset off by one) is invisible to a test of the reference alone. So the
+// generated kernels are also compiled as plain host C++, with the same
+// -ffp-contract=off as the reference (Note [Floating-point contract]), and
+// the parity harness compares them with the reference bit for bit.
+//
+// This header supplies exactly what the generated sources take from CUDA:
+// the qualifier macros (empty on the host), btforge_quiet_nan() /
+// btforge_infinity() (btforge_device.cuh defines them only under CUDA, i.e.
+// #ifndef BTFORGE_DEVICE), the math functions the device rewrites leave
+// unqualified (Note [Device rewrites]: CUDA's sqrt, fabs, ... have the IEEE
+// semantics of std::'s), and the launch coordinates. Those are thread_local so
+// several host threads can each run whole blocks at once; emu_launch() sets
+// them before every simulated CUDA thread. Include it only before the
+// generated sources, in emu_kernels.cpp: nothing else sees these names.
+
+#include <cmath>
+#include <limits>
+
+#define BTFORGE_DEVICE
+#define BTFORGE_GLOBAL
+#define __launch_bounds__(...)
+
+inline double btforge_quiet_nan() { return std::numeric_limits<double>::quiet_NaN(); }
+inline double btforge_infinity() { return std::numeric_limits<double>::infinity(); }
+
+namespace btforge::device {
+
+// The allow-list of SPEC §2 (reference/kernel_marker.h), found by unqualified
+// lookup from the generated functions, which live in this namespace.
+using std::ceil;
+using std::fabs;
+using std::floor;
+using std::fmax;
+using std::fmin;
+using std::isnan;
+using std::round;
+using std::sqrt;
+
+}  // namespace btforge::device
+
+struct BtforgeEmuDim3 {
+    unsigned x, y, z;
+};
+
+inline thread_local BtforgeEmuDim3 threadIdx{0, 0, 0};
+inline thread_local BtforgeEmuDim3 blockIdx{0, 0, 0};
+inline thread_local BtforgeEmuDim3 blockDim{1, 1, 1};
+inline thread_local BtforgeEmuDim3 gridDim{1, 1, 1};

@@ -1,0 +1,163 @@
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "host/backends/emu/emu_backend.h"
+#include "host/backends/emu/emu_kernels.h"
+#include "host/cli/command_line.h"
+#include "host/cli/commands.h"
+#include "host/cli/strategy_options.h"
+#include "host/data/csv_market_writer.h"
+#include "host/data/instruments.h"
+#include "host/io/atomic_file.h"
+#include "host/spec/number_format.h"
+#include "parity-tests/harness/parity_run.h"
+
+namespace btforge {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// The sizes below which a passing run proves less than CI requires
+// (Note [Parity in CI]); smaller runs are allowed, for quick checks.
+constexpr int kFloorSymbols = 3;
+constexpr int kFloorBars = 20000;
+constexpr std::uint64_t kFloorCombinations = 10000;
+
+std::string threads_text(int threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
+
+// Writes the market of a failing run beside the report, so the printed
+// replay command reproduces the diverging combination on the CPU reference.
+std::pair<std::string, std::string> write_failing_market(const parity::ParityMarket& market, const std::string& report,
+                                                         std::uint64_t seed) {
+    std::filesystem::path stem = report.empty() ? std::filesystem::path("btforge-parity")
+                                                : std::filesystem::path(report).replace_extension();
+    std::string data = stem.string() + "-seed" + std::to_string(seed) + "-market.csv";
+    std::string instruments = stem.string() + "-seed" + std::to_string(seed) + "-instruments.json";
+    write_market_csv(market.market, data);
+    write_instruments(market.market.symbols, market.market.instruments, instruments);
+    return {data, instruments};
+}
+
+}  // namespace
+
+int run_parity_command(const std::vector<std::string>& args) {
+    std::string backend_name = "emu";
+    std::string strategy;
+    unsigned long long seed = 1;
+    int symbols = kFloorSymbols;
+    int bars = kFloorBars;
+    std::uint64_t combinations = kFloorCombinations;
+    int threads = 0;
+    std::string report;
+    po::options_description options("Parity");
+    options.add_options()
+        ("backend", po::value(&backend_name)->default_value(backend_name),
+         "backend to check against the CPU reference: emu (the generated kernels compiled for the host)")
+        ("strategy", po::value(&strategy), "strategy to check (default: every strategy generated/ has a kernel for)")
+        ("seed", po::value(&seed)->default_value(seed), "seed of the market and of the combinations")
+        ("symbols", po::value(&symbols)->default_value(symbols), "symbols of the randomized market (CI floor: 3)")
+        ("bars", po::value(&bars)->default_value(bars), "bars of the randomized market (CI floor: 20000)")
+        ("combinations", po::value(&combinations)->default_value(combinations),
+         "random combinations per strategy (CI floor: 10000)")
+        ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
+        ("report", po::value(&report)->value_name("FILE.json"), "write the full comparison as JSON");
+    if (!parse_command_line(args,
+                            "Usage: btforge parity --backend emu [options]\n"
+                            "Runs the CPU reference and a backend on the same randomized market and combinations\n"
+                            "and compares every metric field (SPEC §3). Exits 1 on any divergence beyond tolerance.",
+                            options)) {
+        return kExitOk;
+    }
+    if (backend_name != "emu") {
+        throw po::error("unknown backend '" + backend_name + "' for --backend (this build has: emu)");
+    }
+    if (symbols < 1 || symbols > kMaxSymbols) throw po::error("--symbols must be in 1.." + std::to_string(kMaxSymbols));
+    if (bars < 2) throw po::error("--bars must be >= 2");
+    if (combinations < 1) throw po::error("--combinations must be >= 1");
+    threads = resolve_threads(threads);
+    if (!report.empty()) check_output_directory(report);
+
+    std::vector<std::string> strategies;
+    if (!strategy.empty()) {
+        if (!emu_supports(strategy)) {
+            throw std::runtime_error("generated/ has no sweep kernel for strategy '" + strategy + "'");
+        }
+        strategies.push_back(strategy);
+    } else {
+        for (const emu::EmuKernelEntry& e : emu::emu_kernels()) strategies.emplace_back(e.strategy);
+    }
+    if (symbols < kFloorSymbols || bars < kFloorBars || combinations < kFloorCombinations) {
+        std::cerr << "btforge parity: note: below the CI floor (" << kFloorSymbols << " symbols, " << kFloorBars
+                  << " bars, " << kFloorCombinations << " combinations); a pass proves less\n";
+    }
+
+    parity::Backend backend{"emu", "emu (host-compiled generated code, " + threads_text(threads) + ")",
+                            &run_emu_sweep};
+    parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars});
+    std::cout << "parity: " << backend.description << " vs cpu reference (" << threads_text(threads) << ")\nmarket: "
+              << market.description << '\n';
+
+    bool passed = true;
+    nlohmann::json results = nlohmann::json::array();
+    for (const std::string& name : strategies) {
+        StrategyChoice choice;
+        choice.strategy = name;
+        LoadedStrategy loaded = load_strategy(choice);
+        parity::ParityRunOptions run{seed, combinations, threads};
+        parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
+        std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "
+                  << result.full_space << " (seed " << seed << "), " << result.distinct_series
+                  << " indicator series; reference " << result.reference_seconds << " s, emu "
+                  << result.backend_seconds << " s\n"
+                  << parity::format_parity_table(result);
+        nlohmann::json json = parity::parity_result_json(result);
+        if (result.passed()) {
+            std::cout << "verdict: PASS"
+                      << (result.comparison.identical_values() == result.comparison.total_values()
+                              ? " (100% bit-identical)\n"
+                              : " (within 1e-12, not all bit-identical)\n");
+        } else {
+            passed = false;
+            std::cout << "verdict: FAIL (" << result.comparison.failed_values << " values in "
+                      << result.comparison.failed_rows << " combinations)\n";
+            if (!result.comparison.failures.empty()) {
+                const parity::Divergence& d = result.comparison.failures.front();
+                auto [data, instruments] = write_failing_market(market, report, seed);
+                std::string replay = parity::replay_command(result, data, instruments);
+                std::cout << "first divergence: combination " << d.combination_id << " (ordinal " << d.ordinal
+                          << "), field " << d.field << ": " << backend.name << " " << format_double(d.backend)
+                          << ", reference " << format_double(d.reference) << "\nreplay it on the reference: " << replay
+                          << '\n';
+                json["replay"] = replay;
+            }
+        }
+        results.push_back(json);
+    }
+
+    if (!report.empty()) {
+        nlohmann::json document = {{"backend", backend.name},
+                                   {"backend_description", backend.description},
+                                   {"seed", seed},
+                                   {"symbols", symbols},
+                                   {"bars", bars},
+                                   {"market", market.description},
+                                   {"market_bars_aligned", market.market.n_bars()},
+                                   {"injected",
+                                    {{"jumps", market.injected.jumps},
+                                     {"spikes", market.injected.spikes},
+                                     {"flat_stretches", market.injected.flat_stretches},
+                                     {"removed_bars", market.injected.removed_bars}}},
+                                   {"combinations", combinations},
+                                   {"strategies", results},
+                                   {"verdict", passed ? "pass" : "fail"}};
+        write_file_atomically(report, document.dump(2) + "\n");
+        std::cout << "\nreport: " << report << '\n';
+    }
+    return passed ? kExitOk : kExitFailure;
+}
+
+}  // namespace btforge

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "host/data/market.h"
+
+namespace btforge::parity {
+
+struct ParityMarketOptions {
+    std::uint64_t seed = 1;
+    int n_symbols = 3;
+    int n_bars = 20000;
+};
+
+// What was injected on top of the synthetic market, for the report.
+struct InjectedEvents {
+    int jumps = 0;           // +-25% level shifts, half of them as opening gaps
+    int spikes = 0;          // one-bar wicks of +-25%
+    int flat_stretches = 0;  // open = high = low = close, no volume, for 50..400 bars
+    int removed_bars = 0;    // bars deleted from a symbol (gaps in its own series)
+};
+
+struct ParityMarket {
+    Market market;
+    InjectedEvents injected;
+    std::string description;
+};
+
+// Note [Parity market]
+// The seeded synthetic market (Note [Synthetic market]) already trends,
+// ranges, gaps and goes flat now and then; parity needs the rare paths to be
+// common, because those are the branches where a generated kernel could part
+// from the reference unnoticed: stops and take-profits hit by huge moves,
+// indicators over long flat stretches (zero ranges, zero volume: divisions
+// by zero and NaN), symbols missing for hundreds of bars (held state,
+// funding settled across the gap). Each symbol's own bars are taken out of
+// the synthetic market, edited (prices stay positive, on the tick, and
+// low <= open, close <= high) and aligned again with build_market, so the
+// result obeys every invariant of Note [Aligned market layout]. The market
+// depends only on the options.
+ParityMarket make_parity_market(const ParityMarketOptions& options);
+
+}  // namespace btforge::parity

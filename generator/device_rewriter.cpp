@@ -11,7 +11,8 @@ namespace {
 constexpr std::array<std::string_view, 10> kStdMath = {"sqrt", "fabs", "round", "floor", "ceil",
                                                        "fmin", "fmax", "isnan", "abs",   "trunc"};
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kFixedWidthTypes = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kFixedWidthTypes = {{
+    {"size_t", "unsigned long"},  // LP64 on x86-64 Linux and on the device alike
     {"int64_t", "long long"},
     {"uint64_t", "unsigned long long"},
     {"int32_t", "int"},

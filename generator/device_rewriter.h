@@ -12,7 +12,7 @@ namespace btforge::gen {
 //   BT_KERNEL on a function        -> BTFORGE_DEVICE (__device__, or nothing on the host)
 //   BT_KERNEL on anything else     -> removed
 //   std::sqrt, std::fabs, ...      -> sqrt, fabs, ... (CUDA's functions of identical IEEE semantics)
-//   std::int64_t, std::uint8_t ... -> long long, unsigned char, ...
+//   std::int64_t, std::uint8_t, std::size_t ... -> long long, unsigned char, unsigned long, ...
 //   std::numeric_limits<double>::quiet_NaN() / infinity() -> btforge_quiet_nan() / btforge_infinity()
 // Whitespace and comments between tokens are copied unchanged, so a reviewer
 // reads the generated function against the reference line by line.

@@ -96,7 +96,10 @@ int main(int argc, char** argv) {
         std::filesystem::path root_path = std::filesystem::absolute(root).lexically_normal();
         std::filesystem::path out_path =
             (out.empty() ? root_path / "generated" : std::filesystem::absolute(out)).lexically_normal();
-        return generate(root_path, config, out_path, check);
+        // The stamp hashes input paths relative to the root, however --config was spelled.
+        std::filesystem::path config_path = std::filesystem::path(config);
+        if (config_path.is_absolute()) config_path = config_path.lexically_relative(root_path);
+        return generate(root_path, config_path.lexically_normal().generic_string(), out_path, check);
     } catch (const po::error& e) {
         std::cerr << "btforge-gen: " << e.what() << "\n" << options << '\n';
         return 2;

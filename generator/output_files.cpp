@@ -53,10 +53,23 @@ std::string unified_diff(const std::string& old_text, const std::string& new_tex
 std::vector<std::string> write_changed_files(const std::filesystem::path& folder, const std::vector<OutputFile>& files) {
     std::filesystem::create_directories(folder);
     std::vector<std::string> written;
+    std::set<std::string> produced;
     for (const OutputFile& file : files) {
+        produced.insert(file.name);
         if (read_if_exists(folder / file.name) == file.content) continue;
         write_file_atomically(folder / file.name, file.content);
         written.push_back(file.name);
+    }
+    // generated/ belongs to the generator: what it does not produce is stale.
+    std::vector<std::filesystem::path> stale;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        if (entry.is_regular_file() && produced.count(entry.path().filename().string()) == 0) {
+            stale.push_back(entry.path());
+        }
+    }
+    for (const std::filesystem::path& path : stale) {
+        std::filesystem::remove(path);
+        written.push_back(path.filename().string() + " (removed)");
     }
     return written;
 }

@@ -13,7 +13,9 @@ struct OutputFile {
 
 // Writes the files whose content differs from what is on disk (atomically)
 // and leaves the others untouched, so their timestamps do not trigger
-// rebuilds. Returns the names written.
+// rebuilds; removes files of the folder that generation no longer produces
+// (a strategy dropped from the generator spec). Returns the names written or
+// removed.
 std::vector<std::string> write_changed_files(const std::filesystem::path& folder, const std::vector<OutputFile>& files);
 
 // The unified diff between the folder and the rendered files ("" when they

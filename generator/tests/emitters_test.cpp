@@ -1,0 +1,480 @@
+// Golden tests of btforge-gen's emitters, and unit tests of the device rewriter.
+//
+// The golden test runs the whole generator pipeline in-process (the same steps
+// as generator/main.cpp: load the generator spec, parse the reference with
+// libclang, stamp, render every template) on the small fixture repository
+// under generator/tests/golden/fixture/ -- its own reference/ headers, its own
+// spec/generator.json and strategy specs -- with the REAL templates/ of this
+// repository, and compares every rendered file byte for byte with
+// generator/tests/golden/expected/<file>.
+//
+// Refreshing the expected files (after an intended change to a template, an
+// emitter or the rewriter): on a mismatch the test writes the rendered file as
+// generator/tests/golden/expected/<file>.actual and prints the command to
+// accept it. Either review and move the .actual files over the expected ones:
+//
+//   cd generator/tests/golden/expected && for f in *.actual; do mv -- "$f" "${f%.actual}"; done
+//
+// or regenerate all expected files in place and review them with `git diff`:
+//
+//   BTFORGE_UPDATE_GOLDEN=1 ctest --test-dir <build> -R generator_emitters_test
+//
+// The stamp's version is fixed ("golden") so a project version bump does not
+// touch the expected files; its template hash is that of the real templates,
+// so any template edit shows up here too.
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "generator/device_code_emitter.h"
+#include "generator/device_rewriter.h"
+#include "generator/emit_context.h"
+#include "generator/generator_config.h"
+#include "generator/input_stamp.h"
+#include "generator/layout_emitter.h"
+#include "generator/output_files.h"
+#include "generator/reference_parser.h"
+#include "generator/sweep_kernel_emitter.h"
+#include "generator/tests/test_support.h"
+
+namespace btforge::gen {
+namespace {
+
+namespace fs = std::filesystem;
+using test::source_dir;
+
+// The templates generator/main.cpp renders (kTemplates there), in its order.
+const std::vector<std::string> kTemplates = {"btforge_layout.h", "btforge_device.cuh", "strategy_sweep.cu",
+                                             "btforge_entry_points.h"};
+
+fs::path fixture_root() { return source_dir() / "generator" / "tests" / "golden" / "fixture"; }
+fs::path expected_dir() { return source_dir() / "generator" / "tests" / "golden" / "expected"; }
+
+std::optional<std::string> read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+void write_file(const fs::path& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << content;
+    REQUIRE_MESSAGE(out.good(), "cannot write " << path.string());
+}
+
+// The pipeline of generator/main.cpp on the fixture. The context refers to
+// the model and the config, so all three live together.
+struct Fixture {
+    GeneratorConfig config;
+    ReferenceModel model;
+    std::unique_ptr<EmitContext> context;
+
+    std::vector<OutputFile> render_all() const {
+        std::vector<OutputFile> files;
+        files.push_back(emit_layout_header(*context));
+        files.push_back(emit_device_code(*context));
+        for (const StrategyTarget& target : config.strategies) files.push_back(emit_sweep_kernel(*context, target));
+        files.push_back(emit_entry_points(*context));
+        return files;
+    }
+};
+
+const Fixture& fixture() {
+    static const std::unique_ptr<Fixture> f = [] {
+        auto out = std::make_unique<Fixture>();
+        fs::path root = fixture_root();
+        out->config = load_generator_config(root, "spec/generator.json");
+        ParseOptions parse;
+        parse.repository_root = root;
+        parse.entry_headers = out->config.reference_headers;
+        out->model = parse_reference(parse);
+        std::vector<std::string> spec_files = {"spec/generator.json"};
+        for (const StrategyTarget& t : out->config.strategies) spec_files.push_back(t.spec_file);
+        std::vector<std::string> template_files;
+        for (const std::string& t : kTemplates) template_files.push_back("templates/" + t);
+        InputStamp stamp{"golden", hash_files(root, spec_files), hash_files(root, out->model.input_files),
+                         hash_files(source_dir(), template_files)};
+        out->context = std::make_unique<EmitContext>(
+            EmitContext{out->model, out->config, stamp, source_dir() / "templates"});
+        return out;
+    }();
+    return *f;
+}
+
+std::string describe(const std::vector<Violation>& violations) { return test::describe(violations); }
+
+// "line N: expected `...`, got `...`" for the first line that differs.
+std::string first_difference(const std::string& expected, const std::string& actual) {
+    std::istringstream e(expected);
+    std::istringstream a(actual);
+    std::string le;
+    std::string la;
+    for (int line = 1;; ++line) {
+        bool more_e = static_cast<bool>(std::getline(e, le));
+        bool more_a = static_cast<bool>(std::getline(a, la));
+        if (!more_e && !more_a) return "they differ only in line endings or a final newline";
+        if (!more_e) return "line " + std::to_string(line) + ": expected end of file, got `" + la + "`";
+        if (!more_a) return "line " + std::to_string(line) + ": expected `" + le + "`, got end of file";
+        if (le != la) return "line " + std::to_string(line) + ": expected `" + le + "`, got `" + la + "`";
+    }
+}
+
+// ---------------------------------------------------------------- golden files
+
+TEST_CASE("golden: the fixture reference parses cleanly") {
+    const Fixture& f = fixture();
+    INFO(describe(f.model.violations));
+    CHECK(f.model.violations.empty());
+    CHECK(f.model.input_files == std::vector<std::string>{"reference/kernel_marker.h", "reference/toy/layout.h",
+                                                          "reference/toy/math.h", "reference/toy/toy_band.h",
+                                                          "reference/toy/toy_cross.h"});
+    std::vector<std::string> names;
+    for (const Entity& e : f.model.entities) names.push_back(e.qualified_name);
+    CHECK(names == std::vector<std::string>{"toy::kMaxLegs", "toy::kTick", "toy::Quote", "toy::Costs", "toy::Result",
+                                            "toy::Side", "toy::gap", "toy::best_leg", "toy::elapsed",
+                                            "toy::ToyCrossParams", "toy::ToyCrossSeries", "toy::run_toy_cross",
+                                            "toy::ToyBandParams", "toy::ToyBandSeries", "toy::run_toy_band"});
+}
+
+TEST_CASE("golden: every rendered file matches generator/tests/golden/expected/ byte for byte") {
+    const Fixture& f = fixture();
+    std::vector<OutputFile> files = f.render_all();
+    const bool update = std::getenv("BTFORGE_UPDATE_GOLDEN") != nullptr;
+
+    std::set<std::string> rendered;
+    std::vector<std::string> mismatched;
+    for (const OutputFile& file : files) {
+        rendered.insert(file.name);
+        fs::path expected_path = expected_dir() / file.name;
+        fs::path actual_path = expected_dir() / (file.name + ".actual");
+        std::optional<std::string> expected = read_file(expected_path);
+        if (update) {
+            if (expected != file.content) write_file(expected_path, file.content);
+            fs::remove(actual_path);
+            continue;
+        }
+        INFO("generator/tests/golden/expected/" << file.name);
+        if (expected == file.content) {
+            fs::remove(actual_path);  // a leftover from an earlier failure
+            continue;
+        }
+        write_file(actual_path, file.content);
+        mismatched.push_back(file.name);
+        if (!expected) {
+            FAIL_CHECK("no expected file; rendered output written to " << actual_path.string());
+        } else {
+            FAIL_CHECK("rendered output differs (" << first_difference(*expected, file.content) << "); written to "
+                                                   << actual_path.string());
+        }
+    }
+    if (!mismatched.empty()) {
+        MESSAGE("to accept the rendered files after reviewing them (diff -u X X.actual):\n  cd "
+                << expected_dir().string()
+                << " && for f in *.actual; do mv -- \"$f\" \"${f%.actual}\"; done\n"
+                   "or regenerate them all: BTFORGE_UPDATE_GOLDEN=1 ctest -R generator_emitters_test");
+    }
+
+    // expected/ holds exactly the files generation produces (a stale one
+    // would mean the test silently stopped covering something).
+    std::set<std::string> present;
+    for (const auto& entry : fs::directory_iterator(expected_dir())) {
+        std::string name = entry.path().filename().string();
+        if (entry.is_regular_file() && entry.path().extension() != ".actual") present.insert(name);
+    }
+    if (update) {
+        for (const std::string& name : present) {
+            if (rendered.count(name) == 0) fs::remove(expected_dir() / name);
+        }
+    } else {
+        CHECK(present == rendered);
+    }
+    CHECK(rendered == std::set<std::string>{"btforge_layout.h", "btforge_device.cuh", "toy_cross_sweep.cu",
+                                            "toy_band_sweep.cu", "btforge_entry_points.h"});
+}
+
+TEST_CASE("golden: rendering is deterministic and carries no absolute path") {
+    const Fixture& f = fixture();
+    std::vector<OutputFile> first = f.render_all();
+    std::vector<OutputFile> second = f.render_all();
+    REQUIRE(first.size() == second.size());
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        INFO(first[i].name);
+        CHECK(first[i].name == second[i].name);
+        CHECK(first[i].content == second[i].content);
+        CHECK(first[i].content.find(source_dir().string()) == std::string::npos);
+        CHECK(first[i].content.rfind("// @generated by btforge-gen golden -- do not edit;", 0) == 0);
+        std::string header = f.context->stamp.header("");
+        CHECK(first[i].content.find(header.substr(header.find("// inputs:"))) != std::string::npos);
+    }
+}
+
+TEST_CASE("golden: layout closure and the split between the layout and the device file") {
+    const Fixture& f = fixture();
+    // The listed structs, every strategy's parameter struct, and the marked
+    // names their text mentions (kMaxLegs bounds Quote::legs); not the series
+    // structs, not kTick, not functions.
+    CHECK(layout_entity_names(*f.context) ==
+          std::set<std::string>{"toy::Quote", "toy::Costs", "toy::Result", "toy::ToyCrossParams",
+                                "toy::ToyBandParams", "toy::kMaxLegs"});
+    std::vector<OutputFile> files = f.render_all();
+    const std::string& layout = files[0].content;
+    const std::string& device = files[1].content;
+    CHECK(layout.find("inline constexpr int kMaxLegs = 3;") != std::string::npos);
+    CHECK(device.find("kMaxLegs = 3") == std::string::npos);
+    CHECK(device.find("inline constexpr double kTick = 0.5;") != std::string::npos);
+    CHECK(layout.find("kTick = 0.5") == std::string::npos);
+    CHECK(device.find("struct ToyCrossSeries {") != std::string::npos);
+    CHECK(device.find("struct ToyCrossParams") == std::string::npos);
+    // Unmarked host code is never emitted.
+    CHECK(device.find("host_log") == std::string::npos);
+    // x86-64 layout pinned by static_asserts.
+    CHECK(layout.find("static_assert(sizeof(Quote) == 48, \"Quote must have the reference's size\");") !=
+          std::string::npos);
+    CHECK(layout.find("static_assert(__builtin_offsetof(Quote, legs) == 24, \"Quote::legs\");") != std::string::npos);
+}
+
+// ---------------------------------------------------------------- emitter errors
+
+TEST_CASE("emitters: a parameter struct that does not match the spec fails at the struct's location") {
+    const Fixture& f = fixture();
+    GeneratorConfig config = f.config;
+    EmitContext context{f.model, config, f.context->stamp, f.context->templates_dir};
+
+    SUBCASE("field count") {
+        StrategyTarget target = config.strategies[1];
+        target.params_struct = "toy::ToyCrossParams";
+        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
+                             "reference/toy/toy_cross.h:8:18: spec-mismatch: ToyCrossParams has 4 fields but "
+                             "spec/toy_band.json declares 3 parameters",
+                             std::runtime_error);
+    }
+    SUBCASE("field order") {
+        StrategyTarget target = config.strategies[0];
+        std::swap(target.spec.parameters[0], target.spec.parameters[1]);
+        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
+                             "reference/toy/toy_cross.h:8:18: spec-mismatch: ToyCrossParams field 0 is 'int "
+                             "fast_period' but parameter 0 of spec/toy_cross.json is 'int slow_period' (int)",
+                             std::runtime_error);
+    }
+    SUBCASE("field type") {
+        StrategyTarget target = config.strategies[0];
+        target.spec.parameters[2].type = ParameterType::Int;
+        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
+                             "reference/toy/toy_cross.h:8:18: spec-mismatch: ToyCrossParams field 2 is 'double "
+                             "stop_pct' but parameter 2 of spec/toy_cross.json is 'int stop_pct' (int)",
+                             std::runtime_error);
+    }
+    SUBCASE("series struct") {
+        StrategyTarget target = config.strategies[1];
+        target.series_struct = "toy::ToyCrossSeries";
+        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
+                             "reference/toy/toy_cross.h:15:18: spec-mismatch: ToyCrossSeries has 2 fields but "
+                             "spec/toy_band.json declares 3 indicators",
+                             std::runtime_error);
+    }
+    SUBCASE("unknown entry point") {
+        StrategyTarget target = config.strategies[0];
+        target.entry = "toy::run_nothing";
+        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
+                             "spec/generator.json: no BT_KERNEL entity named 'toy::run_nothing' in the reference it "
+                             "reads",
+                             std::runtime_error);
+    }
+}
+
+TEST_CASE("emitters: a missing template is named") {
+    const Fixture& f = fixture();
+    EmitContext context{f.model, f.config, f.context->stamp, fixture_root() / "no-templates-here"};
+    CHECK_THROWS_WITH_AS(emit_entry_points(context), "cannot read template templates/btforge_entry_points.h",
+                         std::runtime_error);
+}
+
+// ---------------------------------------------------------------- device rewriter
+
+// Tokens of `text` the way libclang hands them to the rewriter: comments are
+// not tokens, offsets index the text. Enough C++ lexing for these tests.
+std::vector<Token> lex(const std::string& text) {
+    std::vector<Token> out;
+    std::size_t i = 0;
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+    while (i < text.size()) {
+        char c = text[i];
+        if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+            ++i;
+        } else if (text.compare(i, 2, "//") == 0) {
+            i = text.find('\n', i);
+            if (i == std::string::npos) i = text.size();
+        } else if (text.compare(i, 2, "/*") == 0) {
+            i = text.find("*/", i + 2);
+            REQUIRE(i != std::string::npos);
+            i += 2;
+        } else if (ident(c)) {
+            std::size_t start = i;
+            while (i < text.size() && (ident(text[i]) || (std::isdigit(static_cast<unsigned char>(c)) != 0 &&
+                                                          text[i] == '.'))) {
+                ++i;
+            }
+            bool literal = std::isdigit(static_cast<unsigned char>(c)) != 0;
+            out.push_back(Token{literal ? Token::Kind::Literal : Token::Kind::Identifier, text.substr(start, i - start),
+                                start});
+        } else {
+            std::size_t n = 1;
+            for (const char* two : {"::", "->", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "+=", "-="}) {
+                if (text.compare(i, 2, two) == 0) n = 2;
+            }
+            out.push_back(Token{Token::Kind::Punctuation, text.substr(i, n), i});
+            i += n;
+        }
+    }
+    return out;
+}
+
+Entity entity(Entity::Kind kind, std::string text) {
+    Entity e;
+    e.kind = kind;
+    e.text = std::move(text);
+    e.tokens = lex(e.text);
+    return e;
+}
+
+std::string rewrite(Entity::Kind kind, const std::string& text) { return rewrite_for_device(entity(kind, text)); }
+
+TEST_CASE("rewriter: hand-built tokens, no lexer") {
+    Entity e;
+    e.kind = Entity::Kind::Function;
+    e.text = "BT_KERNEL double r(double x) { return std::sqrt(x); }";
+    //        0         10        20        30        40        50
+    e.tokens = {{Token::Kind::Identifier, "BT_KERNEL", 0}, {Token::Kind::Keyword, "double", 10},
+                {Token::Kind::Identifier, "r", 17},        {Token::Kind::Punctuation, "(", 18},
+                {Token::Kind::Keyword, "double", 19},      {Token::Kind::Identifier, "x", 26},
+                {Token::Kind::Punctuation, ")", 27},       {Token::Kind::Punctuation, "{", 29},
+                {Token::Kind::Keyword, "return", 31},      {Token::Kind::Identifier, "std", 38},
+                {Token::Kind::Punctuation, "::", 41},      {Token::Kind::Identifier, "sqrt", 43},
+                {Token::Kind::Punctuation, "(", 47},       {Token::Kind::Identifier, "x", 48},
+                {Token::Kind::Punctuation, ")", 49},       {Token::Kind::Punctuation, ";", 50},
+                {Token::Kind::Punctuation, "}", 52}};
+    for (const Token& t : e.tokens) REQUIRE(e.text.compare(t.offset, t.spelling.size(), t.spelling) == 0);
+    CHECK(rewrite_for_device(e) == "BTFORGE_DEVICE double r(double x) { return sqrt(x); }");
+    // The lexer of the other cases agrees with the hand-built list.
+    std::vector<Token> lexed = lex(e.text);
+    REQUIRE(lexed.size() == e.tokens.size());
+    for (std::size_t i = 0; i < lexed.size(); ++i) {
+        CHECK(lexed[i].spelling == e.tokens[i].spelling);
+        CHECK(lexed[i].offset == e.tokens[i].offset);
+    }
+}
+
+TEST_CASE("rewriter: BT_KERNEL on a function becomes BTFORGE_DEVICE") {
+    CHECK(rewrite(Entity::Kind::Function, "// Half of x.\nBT_KERNEL inline double half(double x) { return x / 2.0; }") ==
+          "// Half of x.\nBTFORGE_DEVICE inline double half(double x) { return x / 2.0; }");
+    // Marker after the return type's line break, as clang-format may leave it.
+    CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL\ninline int one() { return 1; }") ==
+          "BTFORGE_DEVICE\ninline int one() { return 1; }");
+}
+
+TEST_CASE("rewriter: BT_KERNEL on a struct, an enum or a constant is removed with one space") {
+    CHECK(rewrite(Entity::Kind::Struct, "// A point.\nstruct BT_KERNEL Point {\n    double x;\n    double y;\n};") ==
+          "// A point.\nstruct Point {\n    double x;\n    double y;\n};");
+    CHECK(rewrite(Entity::Kind::Enum, "enum BT_KERNEL Side : int { kShort = -1, kLong = 1 };") ==
+          "enum Side : int { kShort = -1, kLong = 1 };");
+    CHECK(rewrite(Entity::Kind::Constant, "BT_KERNEL inline constexpr int kN = 4;") == "inline constexpr int kN = 4;");
+    // Only the marker token goes: a field or variable merely containing it stays.
+    CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL S {\n    int BT_KERNEL_count;\n};") ==
+          "struct S {\n    int BT_KERNEL_count;\n};");
+}
+
+TEST_CASE("rewriter: std math functions lose their namespace") {
+    for (const char* fn : {"sqrt", "fabs", "round", "floor", "ceil", "fmin", "fmax", "isnan", "abs", "trunc"}) {
+        INFO(fn);
+        std::string name(fn);
+        CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL double f(double x) { return std::" + name + "(x); }") ==
+              "BTFORGE_DEVICE double f(double x) { return " + name + "(x); }");
+    }
+    CHECK(rewrite(Entity::Kind::Function,
+                  "BT_KERNEL double f(double a, double b) { return std::fmax(std::fabs(a), std::sqrt(b)); }") ==
+          "BTFORGE_DEVICE double f(double a, double b) { return fmax(fabs(a), sqrt(b)); }");
+}
+
+TEST_CASE("rewriter: std fixed-width integer types become the device's built-in types") {
+    const std::vector<std::pair<std::string, std::string>> types = {
+        {"int64_t", "long long"},    {"uint64_t", "unsigned long long"}, {"int32_t", "int"},
+        {"uint32_t", "unsigned int"}, {"int16_t", "short"},               {"uint16_t", "unsigned short"},
+        {"int8_t", "signed char"},   {"uint8_t", "unsigned char"}};
+    for (const auto& [from, to] : types) {
+        INFO(from);
+        CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL S {\n    const std::" + from + "* p;  // array\n};") ==
+              "struct S {\n    const " + to + "* p;  // array\n};");
+    }
+    CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL std::int64_t span(std::int64_t a, std::int64_t b) { return b - a; }") ==
+          "BTFORGE_DEVICE long long span(long long a, long long b) { return b - a; }");
+}
+
+TEST_CASE("rewriter: numeric_limits<double> infinity and quiet_NaN become the device helpers") {
+    CHECK(rewrite(Entity::Kind::Function,
+                  "BT_KERNEL double inf() { return std::numeric_limits<double>::infinity(); }") ==
+          "BTFORGE_DEVICE double inf() { return btforge_infinity(); }");
+    CHECK(rewrite(Entity::Kind::Function,
+                  "BT_KERNEL double nan() { return std::numeric_limits<double>::quiet_NaN(); }") ==
+          "BTFORGE_DEVICE double nan() { return btforge_quiet_nan(); }");
+    CHECK(rewrite(Entity::Kind::Function,
+                  "BT_KERNEL double lowest() { return -std::numeric_limits<double>::infinity(); }") ==
+          "BTFORGE_DEVICE double lowest() { return -btforge_infinity(); }");
+    // Anything else of numeric_limits is left alone (the subset rules reject it).
+    CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL int big() { return std::numeric_limits<int>::max(); }") ==
+          "BTFORGE_DEVICE int big() { return std::numeric_limits<int>::max(); }");
+    CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL double eps() { return std::numeric_limits<double>::epsilon(); }") ==
+          "BTFORGE_DEVICE double eps() { return std::numeric_limits<double>::epsilon(); }");
+}
+
+TEST_CASE("rewriter: comments and whitespace between tokens are kept") {
+    const std::string text =
+        "// Root of x, halved.\n"
+        "// (two comment lines)\n"
+        "BT_KERNEL /* marker */ inline double f(double x) {\n"
+        "    // the root\n"
+        "    double r = std::sqrt(x) /* root */ * 0.5;   // trailing\n"
+        "\n"
+        "    if (std::isnan(r)) return std::numeric_limits<double>::quiet_NaN();  /* nan */\n"
+        "    return\tr;\n"
+        "}";
+    CHECK(rewrite(Entity::Kind::Function, text) ==
+          "// Root of x, halved.\n"
+          "// (two comment lines)\n"
+          "BTFORGE_DEVICE /* marker */ inline double f(double x) {\n"
+          "    // the root\n"
+          "    double r = sqrt(x) /* root */ * 0.5;   // trailing\n"
+          "\n"
+          "    if (isnan(r)) return btforge_quiet_nan();  /* nan */\n"
+          "    return\tr;\n"
+          "}");
+    // A comment that merely mentions the names is text, not tokens.
+    CHECK(rewrite(Entity::Kind::Struct, "// BT_KERNEL std::sqrt std::int64_t\nstruct BT_KERNEL S {\n    int n;  // std::uint8_t\n};") ==
+          "// BT_KERNEL std::sqrt std::int64_t\nstruct S {\n    int n;  // std::uint8_t\n};");
+}
+
+TEST_CASE("rewriter: everything else is copied as it is") {
+    // std functions outside the device list, other namespaces, a trailing `std ::`.
+    CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL double f(double x) { return std::log(x) + my::sqrt(x); }") ==
+          "BTFORGE_DEVICE double f(double x) { return std::log(x) + my::sqrt(x); }");
+    CHECK(rewrite(Entity::Kind::Constant, "BT_KERNEL inline constexpr int std_size = 4;") ==
+          "inline constexpr int std_size = 4;");
+    std::string no_marker = "inline double g(double x) {\n    return x;  // unchanged\n}";
+    CHECK(rewrite(Entity::Kind::Function, no_marker) == no_marker);
+    CHECK(rewrite(Entity::Kind::Function, "") == "");
+}
+
+}  // namespace
+}  // namespace btforge::gen

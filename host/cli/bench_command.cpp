@@ -3,9 +3,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "host/cli/backend_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/strategy_options.h"
+#include "host/cuda/cuda_backend.h"
 #include "host/data/synthetic_market.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
@@ -35,38 +37,57 @@ bool same_rows(const std::vector<ResultRow>& a, const std::vector<ResultRow>& b)
     return true;
 }
 
+struct Timed {
+    std::string label;
+    std::uint64_t combinations;
+    double seconds;
+    std::vector<ResultRow> top;
+};
+
 }  // namespace
 
 int run_bench_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
+    BackendChoice backend_choice;
     SyntheticMarketOptions market_options;
     market_options.n_bars = 100'000;
     market_options.n_symbols = 4;
-    std::string grid_file;
+    std::string workload = "standard";
     std::uint64_t max_combinations = 0;
+    std::uint64_t cpu_max_combinations = 0;
+    bool skip_single_thread = false;
     int threads = 0;
     po::options_description options("Benchmark (SPEC §10: cells/s = bars x symbols x combinations per second)");
     options.add_options()
         ("strategy", po::value(&strategy_choice.strategy)->default_value(strategy_choice.strategy), "strategy")
-        ("grid", po::value(&grid_file)->value_name("JSON"),
-         "grid (default: the embedded spec/grids/<strategy>_bench.json, else its quickstart grid)")
+        ("workload", po::value(&workload)->default_value(workload),
+         "standard: spec/grids/<strategy>_bench.json; large: <strategy>_bench_large.json (embedded)")
+        ("grid", po::value(&strategy_choice.grid_file)->value_name("JSON"), "grid file instead of the workload's")
         ("bars", po::value(&market_options.n_bars)->default_value(market_options.n_bars), "synthetic bars")
         ("symbols", po::value(&market_options.n_symbols)->default_value(market_options.n_symbols), "synthetic symbols")
         ("seed", po::value(&market_options.seed)->default_value(market_options.seed), "synthetic seed")
         ("max-combinations", po::value(&max_combinations)->default_value(0),
          "run only the first N combinations of the grid (0: all)")
-        ("threads,j", po::value(&threads)->default_value(0), "threads of the parallel run (0: all hardware threads)");
+        ("cpu-max-combinations", po::value(&cpu_max_combinations)->default_value(0),
+         "time the CPU on the first N only (0: as many as the backend); cells/s is a rate")
+        ("skip-single-thread", po::bool_switch(&skip_single_thread), "do not time the CPU on 1 thread")
+        ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: all hardware threads)");
+    options.add(backend_options(backend_choice, "cpu|emu|cuda", "cpu"));
     if (!parse_command_line(args,
                             "Usage: btforge bench [options]\n"
-                            "Times the CPU reference sweep on a fixed synthetic workload, on 1 thread and on all.",
+                            "Times sweeps on a fixed synthetic workload: the CPU reference on 1 thread and on all,\n"
+                            "and, with --backend emu|cuda, that backend on the same combinations.",
                             options)) {
         return kExitOk;
     }
+    if (workload != "standard" && workload != "large") throw po::error("--workload must be standard or large");
     threads = resolve_threads(threads);
-    strategy_choice.grid_file = grid_file;
     LoadedStrategy strategy = load_strategy(strategy_choice);
-    Grid grid = load_grid(strategy_choice, strategy.spec, "bench");
+    Grid grid = load_grid(strategy_choice, strategy.spec, workload == "large" ? "bench_large" : "bench");
     CombinationSpace space(strategy.spec, grid);
+    ResolvedBackend backend;
+    if (backend_choice.name != "cpu") backend = resolve_backend(backend_choice, strategy.spec.name, threads);
+
     Market market = make_synthetic_market(market_options);
     std::vector<std::vector<double>> values;
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
@@ -75,31 +96,59 @@ int run_bench_command(const std::vector<std::string>& args) {
                  make_account_config(strategy.spec.account, market), &series};
 
     std::uint64_t combinations = max_combinations == 0 ? space.count() : std::min(space.count(), max_combinations);
-    double cells = static_cast<double>(combinations) * market.n_bars() * market.n_symbols();
+    std::uint64_t cpu_combinations =
+        cpu_max_combinations == 0 ? combinations : std::min(combinations, cpu_max_combinations);
+    double cells_per_combination = static_cast<double>(market.n_bars()) * market.n_symbols();
     std::cout << "btforge bench: strategy " << strategy.spec.name << ", grid " << grid.origin << "\n"
               << "workload: " << market.n_symbols() << " symbols x " << market.n_bars() << " bars x " << combinations
-              << " combinations = " << cells << " cells\n"
-              << "machine: " << cpu_model() << ", " << resolve_threads(0) << " hardware threads\n"
+              << " combinations = " << cells_per_combination * static_cast<double>(combinations) << " cells"
+              << (cpu_combinations != combinations
+                      ? " (CPU timed on the first " + std::to_string(cpu_combinations) + ")"
+                      : std::string())
+              << "\nmachine: " << cpu_model() << ", " << resolve_threads(0) << " hardware threads\n"
               << "indicator series: " << series.distinct_series() << " built in " << series.build_seconds()
-              << " s on " << threads << " threads (not in the sweep times)\n";
-    std::vector<int> thread_counts = {1};
-    if (threads > 1) thread_counts.push_back(threads);
-    std::vector<ResultRow> first_top;
-    for (int n : thread_counts) {
+              << " s on " << threads << " threads (not in the sweep times)" << std::endl;
+
+    auto timed = [&](const std::string& label, const std::function<SweepOutcome(const SweepJob&, const SweepOptions&)>& run,
+                     int run_threads, std::uint64_t n) {
         SweepOptions sweep;
-        sweep.threads = n;
+        sweep.threads = run_threads;
         sweep.rank_metric = find_metric_column("sharpe");
         sweep.top_n = 10;
-        sweep.max_combinations = combinations;
-        SweepOutcome outcome = run_cpu_sweep(job, sweep);
-        std::ostringstream line;
-        line << "cpu " << n << (n == 1 ? " thread:  " : " threads: ") << outcome.seconds << " s, "
-             << cells / outcome.seconds << " cells/s";
-        if (n != 1) line << (same_rows(first_top, outcome.top) ? " (top 10 bit-identical to 1 thread)"
-                                                                : " (TOP 10 DIFFERS FROM 1 THREAD)");
-        std::cout << line.str() << std::endl;
-        if (n == 1) first_top = outcome.top;
-        else if (!same_rows(first_top, outcome.top)) return kExitFailure;
+        sweep.max_combinations = n;
+        SweepOutcome outcome = run(job, sweep);
+        double cells = cells_per_combination * static_cast<double>(n);
+        std::cout << label << ": " << outcome.seconds << " s, " << cells / outcome.seconds << " cells/s" << std::endl;
+        return Timed{label, n, outcome.seconds, outcome.top};
+    };
+    std::vector<Timed> runs;
+    if (!skip_single_thread) runs.push_back(timed("cpu 1 thread", &run_cpu_sweep, 1, cpu_combinations));
+    Timed cpu_all = timed("cpu " + thread_count_text(threads), &run_cpu_sweep, threads, cpu_combinations);
+    if (!runs.empty() && !same_rows(runs.front().top, cpu_all.top)) {
+        std::cout << "FAIL: the top 10 on " << threads << " threads differs from 1 thread\n";
+        return kExitFailure;
+    }
+    if (backend.run) {
+        Timed b = timed(backend.description, backend.run, threads, combinations);
+        double cpu_rate = cells_per_combination * static_cast<double>(cpu_combinations) / cpu_all.seconds;
+        double end_to_end = cells_per_combination * static_cast<double>(combinations) / b.seconds;
+        if (backend.cuda_stats) {
+            const cuda::CudaSweepStats& stats = *backend.cuda_stats;
+            double kernel_rate = cells_per_combination * static_cast<double>(combinations) / stats.kernel_seconds;
+            std::cout << "cuda kernels only: " << stats.kernel_seconds << " s, " << kernel_rate << " cells/s ("
+                      << stats.chunks << " launches of up to " << stats.chunk_size << " combinations; upload "
+                      << stats.upload_seconds << " s)\n"
+                      << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate
+                      << "x, kernels only " << kernel_rate / cpu_rate << "x\n";
+        } else {
+            std::cout << "ratio vs cpu " << thread_count_text(threads) << ": " << end_to_end / cpu_rate << "x\n";
+        }
+        if (cpu_combinations == combinations) {
+            bool same = same_rows(cpu_all.top, b.top);
+            std::cout << (same ? "top 10 bit-identical to the CPU reference\n"
+                               : "FAIL: the top 10 differs from the CPU reference\n");
+            if (!same) return kExitFailure;
+        }
     }
     return kExitOk;
 }

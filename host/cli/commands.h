@@ -12,6 +12,7 @@ int run_replay_command(const std::vector<std::string>& args);
 int run_indicators_command(const std::vector<std::string>& args);
 int run_data_command(const std::vector<std::string>& args);
 int run_bench_command(const std::vector<std::string>& args);
+int run_devices_command(const std::vector<std::string>& args);
 int run_parity_command(const std::vector<std::string>& args);
 
 }  // namespace btforge

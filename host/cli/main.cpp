@@ -18,7 +18,8 @@ constexpr const char* kUsage =
     "  replay      run one combination on the CPU reference: trade log, equity curve, metrics\n"
     "  indicators  compute an indicator of SPEC §5 on a market and write it as CSV\n"
     "  data synth  write the seeded synthetic market as CSV\n"
-    "  bench       measure CPU cells/s on a fixed synthetic workload, 1 thread and all\n"
+    "  bench       measure cells/s on a fixed synthetic workload: CPU 1 thread and all, and a backend\n"
+    "  devices     list the CUDA devices and the GPU kernels this binary carries\n"
     "  parity      check a backend (emu: the generated kernels built for the host) against the reference\n"
     "\n"
     "Without --data every command uses the embedded synthetic market; without --spec/--grid\n"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
         if (command == "indicators") return btforge::run_indicators_command(args);
         if (command == "data") return btforge::run_data_command(args);
         if (command == "bench") return btforge::run_bench_command(args);
+        if (command == "devices") return btforge::run_devices_command(args);
         if (command == "parity") return btforge::run_parity_command(args);
         std::cerr << "btforge: unknown command '" << command << "'\n\n" << kUsage;
         return btforge::kExitUsage;

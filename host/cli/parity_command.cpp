@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/backends/emu/emu_backend.h"
+#include "host/cli/backend_choice.h"
 #include "host/backends/emu/emu_kernels.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
@@ -27,7 +28,6 @@ constexpr int kFloorSymbols = 3;
 constexpr int kFloorBars = 20000;
 constexpr std::uint64_t kFloorCombinations = 10000;
 
-std::string threads_text(int threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
 
 // Writes the market of a failing run beside the report, so the printed
 // replay command reproduces the diverging combination on the CPU reference.
@@ -45,7 +45,7 @@ std::pair<std::string, std::string> write_failing_market(const parity::ParityMar
 }  // namespace
 
 int run_parity_command(const std::vector<std::string>& args) {
-    std::string backend_name = "emu";
+    BackendChoice backend_choice;
     std::string strategy;
     unsigned long long seed = 1;
     int symbols = kFloorSymbols;
@@ -55,8 +55,6 @@ int run_parity_command(const std::vector<std::string>& args) {
     std::string report;
     po::options_description options("Parity");
     options.add_options()
-        ("backend", po::value(&backend_name)->default_value(backend_name),
-         "backend to check against the CPU reference: emu (the generated kernels compiled for the host)")
         ("strategy", po::value(&strategy), "strategy to check (default: every strategy generated/ has a kernel for)")
         ("seed", po::value(&seed)->default_value(seed), "seed of the market and of the combinations")
         ("symbols", po::value(&symbols)->default_value(symbols), "symbols of the randomized market (CI floor: 3)")
@@ -65,15 +63,16 @@ int run_parity_command(const std::vector<std::string>& args) {
          "random combinations per strategy (CI floor: 10000)")
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
         ("report", po::value(&report)->value_name("FILE.json"), "write the full comparison as JSON");
+    options.add(backend_options(backend_choice, "emu|cuda", "emu"));
     if (!parse_command_line(args,
-                            "Usage: btforge parity --backend emu [options]\n"
+                            "Usage: btforge parity --backend emu|cuda [options]\n"
                             "Runs the CPU reference and a backend on the same randomized market and combinations\n"
                             "and compares every metric field (SPEC §3). Exits 1 on any divergence beyond tolerance.",
                             options)) {
         return kExitOk;
     }
-    if (backend_name != "emu") {
-        throw po::error("unknown backend '" + backend_name + "' for --backend (this build has: emu)");
+    if (backend_choice.name != "emu" && backend_choice.name != "cuda") {
+        throw po::error("unknown backend '" + backend_choice.name + "' for --backend (emu or cuda)");
     }
     if (symbols < 1 || symbols > kMaxSymbols) throw po::error("--symbols must be in 1.." + std::to_string(kMaxSymbols));
     if (bars < 2) throw po::error("--bars must be >= 2");
@@ -95,10 +94,10 @@ int run_parity_command(const std::vector<std::string>& args) {
                   << " bars, " << kFloorCombinations << " combinations); a pass proves less\n";
     }
 
-    parity::Backend backend{"emu", "emu (host-compiled generated code, " + threads_text(threads) + ")",
-                            &run_emu_sweep};
+    ResolvedBackend resolved = resolve_backend(backend_choice, strategies.front(), threads);
+    parity::Backend backend{resolved.name, resolved.description, resolved.run};
     parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars});
-    std::cout << "parity: " << backend.description << " vs cpu reference (" << threads_text(threads) << ")\nmarket: "
+    std::cout << "parity: " << backend.description << " vs cpu reference (" << thread_count_text(threads) << ")\nmarket: "
               << market.description << '\n';
 
     bool passed = true;
@@ -111,7 +110,7 @@ int run_parity_command(const std::vector<std::string>& args) {
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "
                   << result.full_space << " (seed " << seed << "), " << result.distinct_series
-                  << " indicator series; reference " << result.reference_seconds << " s, emu "
+                  << " indicator series; reference " << result.reference_seconds << " s, " << backend.name << " "
                   << result.backend_seconds << " s\n"
                   << parity::format_parity_table(result);
         nlohmann::json json = parity::parity_result_json(result);

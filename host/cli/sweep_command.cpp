@@ -2,7 +2,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "host/backends/emu/emu_backend.h"
+#include "host/cli/backend_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
@@ -25,7 +25,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     std::string output = "btforge-sweep";
     int threads = 0;
     bool all_rows = false;
-    std::string backend = "cpu";
+    BackendChoice backend_choice;
     po::options_description options;
     po::options_description sweep("Sweep");
     sweep.add_options()
@@ -33,10 +33,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
         ("top", po::value(&top_n)->default_value(top_n), "rows to keep and print")
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
         ("all-rows", po::bool_switch(&all_rows), "write every combination's row, ranked, not only the top")
-        ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
-        ("backend", po::value(&backend)->default_value(backend),
-         "cpu: the reference; emu: the generated kernels compiled for the host (what CI checks without a GPU)");
-    options.add(sweep).add(strategy_options(strategy_choice, true)).add(market_options(market_choice));
+        ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)");
+    options.add(sweep)
+        .add(backend_options(backend_choice, "auto|cpu|emu|cuda", "auto"))
+        .add(strategy_options(strategy_choice, true))
+        .add(market_options(market_choice));
     if (!parse_command_line(args, "Usage: btforge sweep [options]\nRuns every combination of a grid and ranks them.",
                             options)) {
         return kExitOk;
@@ -47,17 +48,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
         for (const MetricColumn& m : metric_columns()) known += (known.empty() ? "" : ", ") + std::string(m.name);
         throw po::error("unknown metric '" + rank_by + "' for --rank-by (one of: " + known + ")");
     }
-    if (backend != "cpu" && backend != "emu") {
-        throw po::error("unknown backend '" + backend + "' for --backend (cpu or emu)");
-    }
     threads = resolve_threads(threads);
     check_output_directory(output + ".csv");
 
     LoadedStrategy strategy = load_strategy(strategy_choice);
-    if (backend == "emu" && !emu_supports(strategy.spec.name)) {
-        throw std::runtime_error("generated/ has no sweep kernel for strategy '" + strategy.spec.name +
-                                 "' (--backend emu); add it to spec/generator.json and regenerate");
-    }
+    ResolvedBackend backend = resolve_backend(backend_choice, strategy.spec.name, threads);
     Grid grid = load_grid(strategy_choice, strategy.spec);
     CombinationSpace space(strategy.spec, grid);
     LoadedMarket loaded = load_market(market_choice);
@@ -87,7 +82,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     SweepOutcome outcome;
     {
         ProgressReporter progress("sweep", space.count(), completed, static_cast<double>(cells_per_combination));
-        outcome = backend == "emu" ? run_emu_sweep(job, sweep_options) : run_cpu_sweep(job, sweep_options);
+        outcome = backend.run(job, sweep_options);
     }
     if (outcome.cancelled) {
         std::cerr << "btforge sweep: interrupted after " << completed.load() << " of " << space.count()
@@ -100,9 +95,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     summary.spec_origin = strategy.spec.origin;
     summary.grid_origin = grid.origin;
     summary.market = loaded.description;
-    std::string thread_count = std::to_string(outcome.threads) + (outcome.threads == 1 ? " thread" : " threads");
-    summary.backend = backend == "emu" ? "emu (host-compiled generated code, " + thread_count + ")"
-                                       : "cpu (" + thread_count + ")";
+    summary.backend = backend.description;
     summary.combinations = outcome.combinations;
     summary.cells = outcome.combinations * cells_per_combination;
     summary.seconds = outcome.seconds;

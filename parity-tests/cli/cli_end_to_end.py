@@ -492,8 +492,8 @@ class InterruptedSweep(CliTestCase):
         for sig in (signal.SIGINT, signal.SIGTERM):
             with self.subTest(signal=sig.name):
                 # The quickstart grid on the full default market: ~30 s of work on one thread.
-                proc = subprocess.Popen([BTFORGE, "sweep", "--threads", "1", "-o", "OUTPUT"], cwd=self.dir,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                proc = subprocess.Popen([BTFORGE, "sweep", "--backend", "cpu", "--threads", "1", "-o", "OUTPUT"],
+                                        cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 # Its first stderr line comes just before the handler is installed and the work starts.
                 first = proc.stderr.readline()
                 self.assertIn("combinations", first)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +20,7 @@ namespace btforge::parity {
 struct Backend {
     std::string name;         // as --backend names it: "emu"
     std::string description;  // what actually runs, for the output
-    SweepOutcome (*run)(const SweepJob&, const SweepOptions&);
+    std::function<SweepOutcome(const SweepJob&, const SweepOptions&)> run;
 };
 
 struct ParityRunOptions {

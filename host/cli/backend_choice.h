@@ -1,0 +1,47 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "host/engine/cpu_sweep.h"
+
+namespace btforge {
+
+namespace cuda {
+class CudaDriver;
+struct CudaSweepStats;
+}  // namespace cuda
+
+// --backend, --device, --kernels: which engine runs a sweep.
+struct BackendChoice {
+    std::string name = "auto";
+    int device = 0;
+    std::string kernels_file;
+};
+
+// `allowed` lists the --backend values the command takes, e.g. "auto|cpu|emu|cuda".
+boost::program_options::options_description backend_options(BackendChoice& choice, const std::string& allowed,
+                                                             const std::string& default_name);
+
+// Note [Backend resolution]
+// "auto" is cuda when the CUDA driver loads, the device exists and this
+// binary carries a kernel for the strategy (or --kernels gives one), and cpu
+// otherwise, said once on stderr with the reason. An explicit "cuda" that
+// cannot run is an error naming the reason. The description says what ran:
+// "cuda (NVIDIA H100 ..., sm_90, driver 13.0)", "cpu (16 threads)", ...
+struct ResolvedBackend {
+    std::string name;         // cpu, emu or cuda
+    std::string description;  // what actually runs
+    std::function<SweepOutcome(const SweepJob&, const SweepOptions&)> run;
+    std::shared_ptr<cuda::CudaDriver> driver;        // cuda only
+    std::shared_ptr<cuda::CudaSweepStats> cuda_stats;  // cuda only: filled by each run
+};
+
+ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& strategy, int threads);
+
+std::string thread_count_text(int threads);
+
+}  // namespace btforge

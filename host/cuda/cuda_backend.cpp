@@ -1,0 +1,325 @@
+#include "host/cuda/cuda_backend.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "host/backends/launch_tables.h"
+#include "host/cuda/chunk_plan.h"
+#include "host/cuda/cuda_devices.h"
+#include "host/cuda/cuda_module.h"
+#include "host/cuda/cuda_resources.h"
+#include "host/cuda/kernel_image.h"
+
+namespace btforge::cuda {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Note [Patching device pointers]
+// LaunchTables::launch gives a SweepLaunch pointing at host arrays; the
+// device launch is that one with every pointer replaced by its device copy
+// (patch_launch). If the generated layout gains a pointer, this size changes
+// and the assert below stops the build until patch_launch handles it.
+static_assert(sizeof(device::SweepLaunch) == 584,
+              "device::SweepLaunch changed: update patch_launch and the resident uploads");
+
+// Offsets of the resident arrays in one device allocation, each aligned for
+// coalesced access.
+class ArenaLayout {
+public:
+    std::size_t add(std::size_t bytes) {
+        std::size_t offset = size_;
+        size_ = (size_ + bytes + kAlignment - 1) / kAlignment * kAlignment;
+        return offset;
+    }
+    std::size_t size() const { return size_; }
+
+private:
+    static constexpr std::size_t kAlignment = 256;
+    std::size_t size_ = 0;
+};
+
+// One host array to copy to the device once.
+struct Upload {
+    const void* host;
+    std::size_t bytes;
+    std::size_t offset = 0;
+};
+
+template <typename T>
+T* device_pointer(CUdeviceptr base, std::size_t offset) {
+    return reinterpret_cast<T*>(static_cast<std::uintptr_t>(base + offset));
+}
+
+// One of the two chunk slots (Note [CUDA sweep]).
+struct Slot {
+    Slot(const CudaDriver& driver, std::uint64_t chunk)
+        : ids(driver, chunk * sizeof(unsigned long long), "combination ids"),
+          rows(driver, chunk * sizeof(device::Metrics), "result rows"),
+          start(driver),
+          stop(driver),
+          stream(driver) {}
+    // Members are destroyed in reverse: the stream first, which waits for
+    // the copies into and out of the pinned buffers before they are freed.
+    PinnedBuffer ids;
+    PinnedBuffer rows;
+    Event start;
+    Event stop;
+    Stream stream;
+    CUdeviceptr device_ids = 0;
+    CUdeviceptr device_rows = 0;
+    std::uint64_t begin = 0;  // first ordinal of the chunk in flight
+    std::uint64_t count = 0;
+    bool busy = false;
+};
+
+std::string chunk_name(const Slot& slot) {
+    return "combinations " + std::to_string(slot.begin) + ".." + std::to_string(slot.begin + slot.count - 1);
+}
+
+}  // namespace
+
+SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
+                            const CudaRunOptions& cuda, CudaSweepStats* stats_out) {
+    const auto started = Clock::now();
+    if (job.space == nullptr || job.spec == nullptr || options.rank_metric == nullptr) {
+        throw std::invalid_argument("a CUDA sweep needs a combination space, a spec and a rank metric");
+    }
+    const std::string& strategy = job.spec->name;
+    const DriverApi& api = driver.api();
+    CudaSweepStats stats;
+
+    // The kernels: the embedded fatbin, or --kernels FILE.
+    const EmbeddedKernelBuild& build = embedded_kernel_build();
+    std::optional<KernelFile> file;
+    std::span<const unsigned char> image;
+    ModuleSource source;
+    if (cuda.kernel_file) {
+        file = load_kernel_file(*cuda.kernel_file);
+        image = file->image();
+        source.origin = file->path;
+        source.kind = file->kind;
+        stats.kernel_source = file->path + " (" + std::string(kernel_image_kind_name(file->kind)) + ")";
+    } else {
+        std::optional<std::span<const unsigned char>> embedded = embedded_kernel_image(strategy);
+        if (!embedded) throw std::runtime_error(missing_kernel_reason(strategy));
+        image = *embedded;
+        source.origin = "the embedded kernels of strategy '" + strategy + "'";
+        source.kind = KernelImageKind::fatbin;
+        source.cuda_version = build.cuda_version;
+        source.architectures = build.architectures;
+        source.ptx_architecture = build.ptx_architecture;
+        stats.kernel_source = "embedded fatbin (nvcc " + std::string(build.cuda_version) + ")";
+    }
+
+    int device_count = 0;
+    driver.check(api.cuDeviceGetCount(&device_count), "counting the CUDA devices");
+    if (cuda.device < 0 || cuda.device >= device_count) {
+        throw std::runtime_error("there is no CUDA device " + std::to_string(cuda.device) + ": this machine has " +
+                                 std::to_string(device_count) + " (btforge devices lists them)");
+    }
+    const DeviceInfo info = describe_device(driver, cuda.device);
+    stats.device_index = info.index;
+    stats.device_name = info.name;
+    stats.compute_major = info.compute_major;
+    stats.compute_minor = info.compute_minor;
+    stats.driver_version = driver.version();
+    source.driver_version = driver.version();
+    source.compute_major = info.compute_major;
+    source.compute_minor = info.compute_minor;
+    CUdevice device = 0;
+    driver.check(api.cuDeviceGet(&device, cuda.device), "opening device " + std::to_string(cuda.device));
+
+    // Note: destruction runs in reverse, so everything below is released
+    // before the context.
+    PrimaryContext context(driver, device);
+    CudaModule module = CudaModule::load(driver, image, source);
+    stats.jit_log = module.info_log();
+    const std::string entry = "btforge_" + strategy + "_sweep";
+    CUfunction kernel = module.function(entry);
+
+    const LaunchTables tables = build_launch_tables(job);
+    SweepOutcome outcome;
+    outcome.threads = 1;
+    outcome.combinations = job.space->count();
+    if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
+
+    // Resident data: the market, the series, the decode tables.
+    const device::MarketView& market = tables.market;
+    const std::size_t bars = static_cast<std::size_t>(std::max(market.n_bars, 0));
+    const std::size_t cells = static_cast<std::size_t>(std::max(market.n_symbols, 0)) * bars;
+    ArenaLayout layout;
+    std::vector<Upload> uploads;
+    auto resident = [&](const void* host, std::size_t bytes) {
+        uploads.push_back(Upload{host, bytes, layout.add(bytes)});
+        return uploads.size() - 1;
+    };
+    const std::size_t u_timestamp = resident(market.timestamp_ms, bars * sizeof(long long));
+    const std::size_t u_open = resident(market.open, cells * sizeof(double));
+    const std::size_t u_high = resident(market.high, cells * sizeof(double));
+    const std::size_t u_low = resident(market.low, cells * sizeof(double));
+    const std::size_t u_close = resident(market.close, cells * sizeof(double));
+    const std::size_t u_volume = resident(market.volume, cells * sizeof(double));
+    const std::size_t u_funding_rate = resident(market.funding_rate, cells * sizeof(double));
+    const std::size_t u_funding_events = resident(market.funding_events, cells * sizeof(int));
+    const std::size_t u_tradable = resident(market.tradable, cells * sizeof(unsigned char));
+    const std::size_t u_radix = resident(tables.radix.data(), tables.radix.size() * sizeof(unsigned long long));
+    const std::size_t u_stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
+    const std::size_t u_value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
+    const std::size_t u_values = resident(tables.values.data(), tables.values.size() * sizeof(double));
+    const std::size_t u_series = resident(tables.series, job.series->bytes());
+    const std::size_t u_series_offset =
+        resident(tables.series_offset.data(), tables.series_offset.size() * sizeof(long long));
+    const std::size_t u_series_table = resident(tables.series_table.data(), tables.series_table.size() * sizeof(int));
+    const std::size_t resident_bytes = layout.size();
+
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    driver.check(api.cuMemGetInfo(&free_bytes, &total_bytes), "reading the free memory of device " + std::to_string(cuda.device));
+    const unsigned block = build.block_size;
+    ChunkPlanInput plan_input;
+    plan_input.free_bytes = free_bytes;
+    plan_input.resident_bytes = resident_bytes;
+    plan_input.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
+    plan_input.buffers = 2;
+    plan_input.safety_margin_bytes = cuda.safety_margin_bytes;
+    plan_input.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, block);
+    plan_input.combinations = outcome.combinations;
+    plan_input.granularity = block;
+    const ChunkPlan plan = plan_chunks(plan_input);
+    stats.chunk_size = plan.chunk;
+    stats.device_bytes = plan.device_bytes;
+
+    // One allocation for the whole sweep: resident data, then the two slots'
+    // ids and rows, reused by every chunk.
+    const std::size_t slot_ids_bytes = plan.chunk * sizeof(unsigned long long);
+    const std::size_t slot_rows_bytes = plan.chunk * sizeof(device::Metrics);
+    std::array<std::size_t, 2> ids_offset{};
+    std::array<std::size_t, 2> rows_offset{};
+    for (std::size_t s = 0; s < 2; ++s) {
+        ids_offset[s] = layout.add(slot_ids_bytes);
+        rows_offset[s] = layout.add(slot_rows_bytes);
+    }
+    DeviceBuffer arena(driver, layout.size(), "the sweep (market, series, tables, 2 chunks of " +
+                                                  std::to_string(plan.chunk) + " combinations)");
+    const CUdeviceptr base = arena.get();
+
+    const auto upload_started = Clock::now();
+    for (const Upload& u : uploads) {
+        if (u.bytes == 0) continue;
+        driver.check(api.cuMemcpyHtoD(base + u.offset, u.host, u.bytes), "copying the sweep's inputs to the device");
+    }
+    stats.upload_seconds = std::chrono::duration<double>(Clock::now() - upload_started).count();
+
+    device::SweepLaunch launch = tables.launch({}, nullptr);
+    // patch_launch (Note [Patching device pointers]).
+    auto at = [&](std::size_t upload) { return uploads[upload].offset; };
+    launch.market.timestamp_ms = device_pointer<const long long>(base, at(u_timestamp));
+    launch.market.open = device_pointer<const double>(base, at(u_open));
+    launch.market.high = device_pointer<const double>(base, at(u_high));
+    launch.market.low = device_pointer<const double>(base, at(u_low));
+    launch.market.close = device_pointer<const double>(base, at(u_close));
+    launch.market.volume = device_pointer<const double>(base, at(u_volume));
+    launch.market.funding_rate = device_pointer<const double>(base, at(u_funding_rate));
+    launch.market.funding_events = device_pointer<const int>(base, at(u_funding_events));
+    launch.market.tradable = device_pointer<const unsigned char>(base, at(u_tradable));
+    launch.radix = device_pointer<const unsigned long long>(base, at(u_radix));
+    launch.stride = device_pointer<const unsigned long long>(base, at(u_stride));
+    launch.value_offset = device_pointer<const int>(base, at(u_value_offset));
+    launch.values = device_pointer<const double>(base, at(u_values));
+    launch.series = device_pointer<const double>(base, at(u_series));
+    launch.series_offset = device_pointer<const long long>(base, at(u_series_offset));
+    launch.series_table = device_pointer<const int>(base, at(u_series_table));
+
+    std::array<std::unique_ptr<Slot>, 2> slots;
+    for (std::size_t s = 0; s < 2; ++s) {
+        slots[s] = std::make_unique<Slot>(driver, plan.chunk);
+        slots[s]->device_ids = base + ids_offset[s];
+        slots[s]->device_rows = base + rows_offset[s];
+    }
+
+    if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
+    TopN top(*options.rank_metric, options.top_n);
+    double kernel_milliseconds = 0.0;
+    auto finish = [&](Slot& slot) {
+        if (!slot.busy) return;
+        slot.busy = false;
+        slot.stream.synchronize("running " + entry + " on " + chunk_name(slot));
+        kernel_milliseconds += elapsed_milliseconds(driver, slot.start, slot.stop);
+        const unsigned long long* ids = slot.ids.as<unsigned long long>();
+        const device::Metrics* rows = slot.rows.as<device::Metrics>();
+        for (std::uint64_t i = 0; i < slot.count; ++i) {
+            ResultRow row{ids[i], to_host(rows[i])};
+            top.offer(row);
+            if (options.keep_all_rows) outcome.all[slot.begin + i] = row;
+        }
+        if (options.completed != nullptr) options.completed->fetch_add(slot.count);
+    };
+
+    std::uint64_t next = 0;
+    std::uint64_t launched = 0;
+    bool cancelled = false;
+    while (next < outcome.combinations) {
+        if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+            cancelled = true;
+            break;
+        }
+        Slot& slot = *slots[launched % 2];
+        finish(slot);  // chunk launched - 2: its buffers are now free
+        slot.begin = next;
+        slot.count = std::min<std::uint64_t>(plan.chunk, outcome.combinations - next);
+        unsigned long long* ids = slot.ids.as<unsigned long long>();
+        for (std::uint64_t i = 0; i < slot.count; ++i) ids[i] = job.space->combination_id(slot.begin + i);
+        driver.check(api.cuMemcpyHtoDAsync(slot.device_ids, ids, slot.count * sizeof(unsigned long long),
+                                           slot.stream.get()),
+                     "copying the ids of " + chunk_name(slot) + " to the device");
+        device::SweepLaunch chunk_launch = launch;
+        chunk_launch.combination_ids = device_pointer<const unsigned long long>(slot.device_ids, 0);
+        chunk_launch.count = slot.count;
+        chunk_launch.rows = device_pointer<device::Metrics>(slot.device_rows, 0);
+        void* parameters[] = {&chunk_launch};
+        const unsigned grid = static_cast<unsigned>((slot.count + block - 1) / block);
+        slot.start.record(slot.stream);
+        driver.check(api.cuLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, slot.stream.get(), parameters, nullptr),
+                     "launching " + entry + " (" + std::to_string(grid) + " blocks of " + std::to_string(block) +
+                         " threads) on " + chunk_name(slot));
+        slot.stop.record(slot.stream);
+        driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows, slot.count * sizeof(device::Metrics),
+                                           slot.stream.get()),
+                     "copying the rows of " + chunk_name(slot) + " back");
+        slot.busy = true;
+        next += slot.count;
+        ++launched;
+    }
+    // The older chunk first, so rows are ranked in launch order.
+    finish(*slots[launched % 2]);
+    finish(*slots[(launched + 1) % 2]);
+
+    stats.chunks = launched;
+    stats.kernel_seconds = kernel_milliseconds / 1000.0;
+    outcome.cancelled = cancelled;
+    if (cancelled) {
+        outcome.all.clear();
+    } else {
+        outcome.top = top.sorted();
+    }
+    outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (stats_out != nullptr) *stats_out = std::move(stats);
+    return outcome;
+}
+
+SweepOutcome run_cuda_sweep(const SweepJob& job, const SweepOptions& options, const CudaRunOptions& cuda,
+                            CudaSweepStats* stats) {
+    std::string why_not;
+    std::unique_ptr<CudaDriver> driver = CudaDriver::open(&why_not);
+    if (driver == nullptr) throw CudaUnavailable(why_not);
+    return run_cuda_sweep(*driver, job, options, cuda, stats);
+}
+
+}  // namespace btforge::cuda

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "host/cuda/cuda_driver.h"
+#include "host/engine/cpu_sweep.h"
+
+namespace btforge::cuda {
+
+struct CudaRunOptions {
+    int device = 0;                                     // ordinal, as `btforge devices` lists them
+    std::optional<std::filesystem::path> kernel_file;   // --kernels FILE instead of the embedded fatbin
+    std::uint64_t max_chunk = std::uint64_t{1} << 18;   // combinations per launch at most (Note [Chunk planning])
+    std::uint64_t safety_margin_bytes = std::uint64_t{256} << 20;  // device memory left free
+};
+
+// What ran, for the report and `btforge bench`.
+struct CudaSweepStats {
+    int device_index = 0;
+    std::string device_name;
+    int compute_major = 0;
+    int compute_minor = 0;
+    int driver_version = 0;
+    std::string kernel_source;      // "embedded fatbin (nvcc 13.0)" or the --kernels path
+    std::string jit_log;            // what the driver's JIT said, when it compiled PTX
+    double kernel_seconds = 0.0;    // sum of the kernels' own time (events), copies excluded
+    double upload_seconds = 0.0;    // market, series and tables to the device, once
+    std::uint64_t chunks = 0;       // launches
+    std::uint64_t chunk_size = 0;   // combinations per launch
+    std::uint64_t device_bytes = 0; // allocated on the device for the sweep
+};
+
+// No CUDA driver could be opened; what() is CudaDriver::open's reason.
+class CudaUnavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Note [CUDA sweep]
+// The sweep of run_cpu_sweep on one GPU, same options and same outcome (top
+// N ranked with ties by id, every row in ordinal order when asked, progress
+// after each chunk, cancellation between chunks). The market, the indicator
+// series and the decode tables go to the device once; then chunks of
+// combination ids stream through two slots, each with its stream, pinned
+// host buffers and device buffers, so the copy of chunk k+1 and the host's
+// ranking of chunk k-1 overlap kernel k. Every row comes back and is ranked
+// on the host: top N on the device is not in this increment. A cancelled
+// sweep returns cancelled = true and no rows (no partial result).
+// Throws CudaError (a driver call failed, with the driver's name and
+// description), ChunkPlanError (the device is too small), std::runtime_error
+// (no kernel for the strategy, unreadable --kernels file, no such device).
+SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
+                            const CudaRunOptions& cuda, CudaSweepStats* stats = nullptr);
+
+// The same, opening the driver first; throws CudaUnavailable without one.
+SweepOutcome run_cuda_sweep(const SweepJob& job, const SweepOptions& options, const CudaRunOptions& cuda,
+                            CudaSweepStats* stats = nullptr);
+
+}  // namespace btforge::cuda

@@ -246,12 +246,20 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
     TopN top(*options.rank_metric, options.top_n);
-    double kernel_milliseconds = 0.0;
+    // Note [Kernel-only time]
+    // Kernels of the two slots may run at the same time, so their durations
+    // do not add up: the kernel-only time is the length of the union of the
+    // [start, stop] intervals, all measured from one origin event.
+    Event origin(driver);
+    origin.record(slots[0]->stream);
+    slots[0]->stream.synchronize("recording the timing origin");
+    std::vector<std::pair<double, double>> kernel_intervals;
     auto finish = [&](Slot& slot) {
         if (!slot.busy) return;
         slot.busy = false;
         slot.stream.synchronize("running " + entry + " on " + chunk_name(slot));
-        kernel_milliseconds += elapsed_milliseconds(driver, slot.start, slot.stop);
+        kernel_intervals.emplace_back(elapsed_milliseconds(driver, origin, slot.start),
+                                      elapsed_milliseconds(driver, origin, slot.stop));
         const unsigned long long* ids = slot.ids.as<unsigned long long>();
         const device::Metrics* rows = slot.rows.as<device::Metrics>();
         for (std::uint64_t i = 0; i < slot.count; ++i) {
@@ -302,6 +310,14 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     finish(*slots[(launched + 1) % 2]);
 
     stats.chunks = launched;
+    std::sort(kernel_intervals.begin(), kernel_intervals.end());
+    double kernel_milliseconds = 0.0;
+    double covered_until = 0.0;
+    for (auto [begin, end] : kernel_intervals) {
+        begin = std::max(begin, covered_until);
+        if (end > begin) kernel_milliseconds += end - begin;
+        covered_until = std::max(covered_until, end);
+    }
     stats.kernel_seconds = kernel_milliseconds / 1000.0;
     outcome.cancelled = cancelled;
     if (cancelled) {

@@ -6,15 +6,28 @@
 
 namespace btforge::device {
 
+// Note [Folded parameters]
+// A run-time (NVRTC) build of this kernel defines BTFORGE_FIXED_<name> for
+// every parameter that has a single value in the sweep, so it is a
+// compile-time constant there; the generic nvcc build defines none and
+// decodes every parameter from the combination id.
+#define BTFORGE_DECODE(index) launch.values[launch.value_offset[index] + (id / launch.stride[index]) % launch.radix[index]]
+
 BTFORGE_DEVICE inline void decode_{{strategy}}(const SweepLaunch& launch, unsigned long long id, {{params_struct}}& p,
                                           {{series_struct}}& s) {
 {{#parameters}}
-    p.{{name}} = {{cast_open}}launch.values[launch.value_offset[{{index}}] + (id / launch.stride[{{index}}]) % launch.radix[{{index}}]]{{cast_close}};
+#ifdef BTFORGE_FIXED_{{name}}
+    p.{{name}} = BTFORGE_FIXED_{{name}};
+#else
+    p.{{name}} = {{cast_open}}BTFORGE_DECODE({{index}}){{cast_close}};
+#endif
 {{/parameters}}
 {{#series}}
     s.{{id}} = launch.series + launch.series_offset[launch.series_table[{{use}}] + {{local}}];
 {{/series}}
 }
+
+#undef BTFORGE_DECODE
 
 }  // namespace btforge::device
 

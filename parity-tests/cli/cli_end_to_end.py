@@ -634,11 +634,12 @@ class HelpAndUsage(CliTestCase):
             with self.subTest(flag=flag):
                 p = self.btforge(flag)
                 self.assertIn("Usage: btforge", p.stdout)
-                for command in ("sweep", "replay", "indicators", "data synth", "bench"):
+                for command in ("sweep", "replay", "indicators", "data synth", "bench", "parity", "devices"):
                     self.assertIn(command, p.stdout)
 
     def test_subcommand_help(self):
-        for command in (["sweep"], ["replay"], ["indicators"], ["data"], ["data", "synth"], ["bench"]):
+        for command in (["sweep"], ["replay"], ["indicators"], ["data"], ["data", "synth"], ["bench"], ["parity"],
+                        ["devices"]):
             for flag in ("--help", "-h"):
                 with self.subTest(command=command, flag=flag):
                     p = self.btforge(*command, flag)
@@ -667,6 +668,33 @@ class HelpAndUsage(CliTestCase):
     def test_data_without_synth(self):
         p = self.btforge("data", "frobnicate", expect=2)
         self.assertIn("data synth", p.stderr)
+
+
+class BackendsWithoutGpu(CliTestCase):
+    """Without a usable GPU: auto falls back to the CPU and says so once; an
+    explicit --backend cuda is an error that names the reason; devices says
+    what the binary carries. (On a machine with a GPU these do not apply.)"""
+
+    def setUp(self):
+        super().setUp()
+        if os.path.exists("/dev/nvidia0"):
+            self.skipTest("this machine has a GPU")
+
+    def test_auto_falls_back_to_cpu(self):
+        p = self.btforge("sweep", "--synthetic-bars", "500", "-o", "auto")
+        self.assertIn("backend: cpu (", p.stdout)
+        self.assertEqual(p.stderr.count("running on the CPU"), 1)
+
+    def test_explicit_cuda_fails_with_the_reason(self):
+        p = self.btforge("sweep", "--backend", "cuda", "--synthetic-bars", "500", "-o", "cuda", expect=1)
+        self.assertIn("--backend cuda cannot run", p.stderr)
+        self.assertIn("libcuda.so.1", p.stderr)
+        self.assertEqual(os.listdir(self.dir), [])
+
+    def test_devices(self):
+        p = self.btforge("devices")
+        self.assertIn("libcuda.so.1", p.stdout)
+        self.assertIn("sweeps run on the CPU", p.stdout)
 
 
 def main():

@@ -57,7 +57,8 @@ Metrics run_combination(const SweepJob& job, std::span<const double> parameter_v
     return metrics;
 }
 
-SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
+SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& options, std::uint64_t block,
+                                 const BlockRunner& run_block) {
     auto started = std::chrono::steady_clock::now();
     SweepOutcome outcome;
     outcome.combinations = job.space->count();
@@ -73,20 +74,15 @@ SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
     auto worker = [&] {
         try {
             TopN local(*options.rank_metric, options.top_n);
-            std::vector<double> values(job.spec->parameters.size());
-            std::vector<const double*> series(job.spec->indicators.size());
+            std::vector<ResultRow> rows(block);
             while (true) {
                 if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) break;
-                std::uint64_t begin = next.fetch_add(kBlock);
+                std::uint64_t begin = next.fetch_add(block);
                 if (begin >= outcome.combinations) break;
-                std::uint64_t end = std::min(begin + kBlock, outcome.combinations);
+                std::uint64_t end = std::min(begin + block, outcome.combinations);
+                run_block(begin, end, rows.data());
                 for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
-                    ResultRow row{};
-                    row.combination_id = job.space->combination_id(ordinal);
-                    job.space->decode(row.combination_id, values);
-                    job.series->resolve(values, series);
-                    job.binding->run(job.view, series.data(), values.data(), job.account, row.metrics, nullptr,
-                                     nullptr);
+                    const ResultRow& row = rows[ordinal - begin];
                     local.offer(row);
                     if (options.keep_all_rows) outcome.all[ordinal] = row;
                 }
@@ -108,6 +104,20 @@ SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
     outcome.top = top.sorted();
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return outcome;
+}
+
+SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
+    return run_sweep_in_blocks(job, options, kBlock, [&job](std::uint64_t begin, std::uint64_t end, ResultRow* rows) {
+        std::vector<double> values(job.spec->parameters.size());
+        std::vector<const double*> series(job.spec->indicators.size());
+        for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
+            ResultRow& row = rows[ordinal - begin];
+            row.combination_id = job.space->combination_id(ordinal);
+            job.space->decode(row.combination_id, values);
+            job.series->resolve(values, series);
+            job.binding->run(job.view, series.data(), values.data(), job.account, row.metrics, nullptr, nullptr);
+        }
+    });
 }
 
 }  // namespace btforge

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -53,6 +54,16 @@ const StrategyBinding& bind_strategy(const StrategySpec& spec);
 // Runs one combination, e.g. for replay; log and equity_curve may be null.
 Metrics run_combination(const SweepJob& job, std::span<const double> parameter_values, FillLog* log,
                         double* equity_curve);
+
+// Runs rows [begin, end) of the run order into `rows` (end - begin of them).
+using BlockRunner = std::function<void(std::uint64_t begin, std::uint64_t end, ResultRow* rows)>;
+
+// The thread pool every host engine shares: workers take blocks of `block`
+// ordinals from one counter, run them with `run_block`, keep their own top N
+// and merge it at the end; progress, cancellation, keep_all_rows and errors
+// (the first one is rethrown) are handled here.
+SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& options, std::uint64_t block,
+                                 const BlockRunner& run_block);
 
 // Note [Thread-count independence]
 // Each combination is a pure function of its parameter values and the shared

@@ -1,11 +1,17 @@
-# cmake -DNVCC=... -DSOURCE=x.cu -DOUTPUT=x.fatbin -DGENCODE="-gencode;..." -P CompileFatbin.cmake
+# cmake -DNVCC=... -DSOURCE=x.cu -DOUTPUT=x.fatbin -DGENCODE="-gencode;..." [-DINCLUDE_DIR=dir] -P CompileFatbin.cmake
 # Builds one generated kernel with --fmad=false (SPEC §3), prints ptxas's
 # resource report (registers, spills, stack per kernel and architecture) and
 # fails when any kernel spills.
 get_filename_component(output_dir ${OUTPUT} DIRECTORY)
 file(MAKE_DIRECTORY ${output_dir})
+# The generated kernels include their neighbours only; a hand-written kernel
+# includes from the source root.
+set(includes "")
+if(INCLUDE_DIR)
+  set(includes -I${INCLUDE_DIR})
+endif()
 execute_process(
-  COMMAND ${NVCC} -fatbin --fmad=false -std=c++17 ${GENCODE} -Xptxas -v -o ${OUTPUT} ${SOURCE}
+  COMMAND ${NVCC} -fatbin --fmad=false -std=c++17 ${includes} ${GENCODE} -Xptxas -v -o ${OUTPUT} ${SOURCE}
   RESULT_VARIABLE result
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err)

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "generator/sha256.h"
+#include "host/io/sha256.h"
 
 namespace btforge::gen {
 

@@ -7,6 +7,8 @@
 #include "host/cuda/cuda_backend.h"
 #include "host/cuda/cuda_devices.h"
 #include "host/cuda/cuda_driver.h"
+#include "host/cuda/jit_compile.h"
+#include "host/cuda/jit_source.h"
 #include "host/cuda/kernel_image.h"
 
 namespace btforge {
@@ -22,7 +24,13 @@ po::options_description backend_options(BackendChoice& c, const std::string& all
                     "cuda = the generated kernels on the GPU; auto = cuda when usable, else cpu").c_str())
         ("device", po::value(&c.device)->default_value(0), "GPU ordinal for cuda (see btforge devices)")
         ("kernels", po::value(&c.kernels_file)->value_name("FILE"),
-         "load this PTX/cubin/fatbin instead of the kernels embedded in the binary");
+         "load this PTX/cubin/fatbin instead of the kernels embedded in the binary")
+        ("jit", po::bool_switch(&c.jit),
+         "cuda: compile the kernel with NVRTC for this exact GPU, folding single-valued parameters into constants; "
+         "kept in a disk cache")
+        ("jit-cache", po::value(&c.jit_cache)->value_name("DIR"),
+         "cache directory for --jit (default $BTFORGE_CACHE_DIR, else $XDG_CACHE_HOME/btforge/jit, else "
+         "~/.cache/btforge/jit)");
     return options;
 }
 
@@ -35,7 +43,14 @@ namespace {
 // Why cuda cannot run this strategy here, or "" when it can.
 std::string cuda_unavailable_reason(const BackendChoice& c, const std::string& strategy,
                                     std::shared_ptr<cuda::CudaDriver>& driver) {
-    if (c.kernels_file.empty() && !cuda::embedded_kernel_image(strategy)) return cuda::missing_kernel_reason(strategy);
+    if (c.jit) {
+        // --jit compiles the embedded source: the fatbin is not needed.
+        if (!cuda::has_embedded_jit_source(strategy)) {
+            return "no generated source for strategy '" + strategy + "' in this binary (--jit)";
+        }
+    } else if (c.kernels_file.empty() && !cuda::embedded_kernel_image(strategy)) {
+        return cuda::missing_kernel_reason(strategy);
+    }
     std::string why;
     std::unique_ptr<cuda::CudaDriver> opened = cuda::CudaDriver::open(&why);
     if (!opened) return why;
@@ -54,10 +69,24 @@ std::string cuda_unavailable_reason(const BackendChoice& c, const std::string& s
 ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strategy, int threads) {
     ResolvedBackend r;
     std::string name = c.name;
+    std::shared_ptr<const cuda::NvrtcLibrary> nvrtc;
+    if (c.jit) {
+        if (name != "cuda" && name != "auto") {
+            throw po::error("--jit compiles GPU kernels: it needs --backend cuda, not --backend " + name);
+        }
+        if (!c.kernels_file.empty()) throw po::error("--jit and --kernels exclude each other");
+        std::string why_not;
+        nvrtc = cuda::NvrtcLibrary::open(&why_not);
+        if (nvrtc == nullptr) throw std::runtime_error(why_not);
+    } else if (!c.jit_cache.empty()) {
+        throw po::error("--jit-cache is only used with --jit");
+    }
     if (name == "auto" || name == "cuda") {
         std::string why = cuda_unavailable_reason(c, strategy, r.driver);
         if (!why.empty()) {
-            if (name == "cuda") throw std::runtime_error("--backend cuda cannot run: " + why);
+            if (name == "cuda" || c.jit) {
+                throw std::runtime_error("--" + std::string(c.jit ? "jit" : "backend cuda") + " cannot run: " + why);
+            }
             std::cerr << "btforge: no usable GPU (" << why << "); running on the CPU\n";
             name = "cpu";
             r.driver.reset();
@@ -84,11 +113,28 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         cuda::CudaRunOptions options;
         options.device = c.device;
         if (!c.kernels_file.empty()) options.kernel_file = c.kernels_file;
+        if (c.jit) {
+            cuda::JitRequest jit;
+            if (!c.jit_cache.empty()) jit.cache_directory = c.jit_cache;
+            jit.nvrtc = nvrtc;
+            options.jit = std::move(jit);
+            r.description.back() = ',';
+            r.description += " NVRTC " + nvrtc->version() + " --jit)";
+        }
         r.cuda_stats = std::make_shared<cuda::CudaSweepStats>();
         std::shared_ptr<cuda::CudaDriver> driver = r.driver;
         std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
         r.run = [driver, stats, options](const SweepJob& job, const SweepOptions& sweep) {
-            return cuda::run_cuda_sweep(*driver, job, sweep, options, stats.get());
+            SweepOutcome outcome = cuda::run_cuda_sweep(*driver, job, sweep, options, stats.get());
+            // The description is fixed before the run; what the JIT did is
+            // known only after it (Note [Backend resolution]).
+            if (stats->jit) {
+                std::cerr << "btforge: kernel " << stats->kernel_source
+                          << (stats->jit_cache_file.empty() ? std::string(", no cache directory")
+                                                            : " (" + stats->jit_cache_file + ")")
+                          << "\n";
+            }
+            return outcome;
         };
     } else {
         throw po::error("unknown backend '" + c.name + "' for --backend");

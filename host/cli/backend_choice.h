@@ -15,11 +15,13 @@ class CudaDriver;
 struct CudaSweepStats;
 }  // namespace cuda
 
-// --backend, --device, --kernels: which engine runs a sweep.
+// --backend, --device, --kernels, --jit, --jit-cache: which engine runs a sweep.
 struct BackendChoice {
     std::string name = "auto";
     int device = 0;
     std::string kernels_file;
+    bool jit = false;       // NVRTC for the exact device, with the disk cache (Note [JIT build])
+    std::string jit_cache;  // --jit-cache DIR; "" = Note [JIT cache location]
 };
 
 // `allowed` lists the --backend values the command takes, e.g. "auto|cpu|emu|cuda".
@@ -32,6 +34,11 @@ boost::program_options::options_description backend_options(BackendChoice& choic
 // otherwise, said once on stderr with the reason. An explicit "cuda" that
 // cannot run is an error naming the reason. The description says what ran:
 // "cuda (NVIDIA H100 ..., sm_90, driver 13.0)", "cpu (16 threads)", ...
+// --jit needs cuda: with --backend cpu or emu it is an error, and "auto"
+// that cannot use the GPU is an error too rather than a silent CPU run; it
+// also needs NVRTC, opened here so its absence is reported before any work.
+// Each --jit run prints one line on stderr: NVRTC version, cache hit or
+// miss, compile seconds, the cache file.
 struct ResolvedBackend {
     std::string name;         // cpu, emu or cuda
     std::string description;  // what actually runs

@@ -14,6 +14,7 @@
 #include "host/cuda/cuda_module.h"
 #include "host/cuda/cuda_resources.h"
 #include "host/cuda/kernel_image.h"
+#include "host/cuda/top_n_device.h"
 
 namespace btforge::cuda {
 
@@ -100,7 +101,11 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     std::optional<KernelFile> file;
     std::span<const unsigned char> image;
     ModuleSource source;
-    if (cuda.kernel_file) {
+    std::optional<JitImage> jit_image;
+    if (cuda.jit && cuda.kernel_file) throw std::invalid_argument("--jit and --kernels exclude each other");
+    if (cuda.jit) {
+        // Compiled below, once the device's compute capability is known.
+    } else if (cuda.kernel_file) {
         file = load_kernel_file(*cuda.kernel_file);
         image = file->image();
         source.origin = file->path;
@@ -135,6 +140,38 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     source.compute_minor = info.compute_minor;
     CUdevice device = 0;
     driver.check(api.cuDeviceGet(&device, cuda.device), "opening device " + std::to_string(cuda.device));
+
+    if (cuda.jit) {
+        // NVRTC needs no context: compile (or find in the cache) first.
+        JitRequest request = *cuda.jit;
+        if (request.nvrtc == nullptr) {
+            std::string why_not;
+            request.nvrtc = NvrtcLibrary::open(&why_not);
+            if (request.nvrtc == nullptr) throw std::runtime_error(why_not);
+        }
+        const std::vector<FixedParameter> fixed = fixed_parameters(*job.spec, *job.space);
+        JitBuild built = build_strategy_kernel(request, strategy, info.compute_major, info.compute_minor, fixed);
+        stats.jit = true;
+        stats.jit_cache_hit = built.cache_hit;
+        stats.jit_compile_seconds = built.compile_seconds;
+        stats.jit_cache_file = built.cache_file.string();
+        stats.nvrtc_version = request.nvrtc->version();
+        stats.jit_fixed_parameters = fixed.size();
+        stats.kernel_source = describe_jit_build(built, stats.nvrtc_version) + ", " + std::to_string(fixed.size()) +
+                              " parameter(s) folded";
+        source.origin = "the NVRTC build of strategy '" + strategy + "'" +
+                        (built.cache_file.empty() ? std::string() : " (" + built.cache_file.string() + ")");
+        source.kind = built.image.kind;
+        source.cuda_version = stats.nvrtc_version;
+        const std::string arch = std::to_string(info.compute_major) + std::to_string(info.compute_minor);
+        if (source.kind == KernelImageKind::cubin) {
+            source.architectures = "sm_" + arch;
+        } else {
+            source.ptx_architecture = "compute_" + arch;
+        }
+        jit_image = std::move(built.image);
+        image = jit_image->bytes;
+    }
 
     // Note: destruction runs in reverse, so everything below is released
     // before the context.
@@ -237,6 +274,11 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     launch.series_offset = device_pointer<const long long>(base, at(u_series_offset));
     launch.series_table = device_pointer<const int>(base, at(u_series_table));
 
+    // Note [Top N on the device]: when it applies, each chunk returns only
+    // its blocks' winners. Declared before the slots, whose streams must be
+    // drained before its buffers are freed.
+    std::optional<DeviceTopN> device_top = make_device_top_n(driver, *options.rank_metric, options.top_n,
+                                                             options.keep_all_rows, plan.chunk, 2, source);
     std::array<std::unique_ptr<Slot>, 2> slots;
     for (std::size_t s = 0; s < 2; ++s) {
         slots[s] = std::make_unique<Slot>(driver, plan.chunk);
@@ -260,12 +302,16 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         slot.stream.synchronize("running " + entry + " on " + chunk_name(slot));
         kernel_intervals.emplace_back(elapsed_milliseconds(driver, origin, slot.start),
                                       elapsed_milliseconds(driver, origin, slot.stop));
-        const unsigned long long* ids = slot.ids.as<unsigned long long>();
-        const device::Metrics* rows = slot.rows.as<device::Metrics>();
-        for (std::uint64_t i = 0; i < slot.count; ++i) {
-            ResultRow row{ids[i], to_host(rows[i])};
-            top.offer(row);
-            if (options.keep_all_rows) outcome.all[slot.begin + i] = row;
+        if (device_top) {
+            device_top->offer(&slot == slots[0].get() ? 0 : 1, slot.count, top);
+        } else {
+            const unsigned long long* ids = slot.ids.as<unsigned long long>();
+            const device::Metrics* rows = slot.rows.as<device::Metrics>();
+            for (std::uint64_t i = 0; i < slot.count; ++i) {
+                ResultRow row{ids[i], to_host(rows[i])};
+                top.offer(row);
+                if (options.keep_all_rows) outcome.all[slot.begin + i] = row;
+            }
         }
         if (options.completed != nullptr) options.completed->fetch_add(slot.count);
     };
@@ -298,9 +344,13 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                      "launching " + entry + " (" + std::to_string(grid) + " blocks of " + std::to_string(block) +
                          " threads) on " + chunk_name(slot));
         slot.stop.record(slot.stream);
-        driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows, slot.count * sizeof(device::Metrics),
-                                           slot.stream.get()),
-                     "copying the rows of " + chunk_name(slot) + " back");
+        if (device_top) {
+            device_top->enqueue(launched % 2, slot.stream, slot.device_ids, slot.device_rows, slot.count);
+        } else {
+            driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows,
+                                               slot.count * sizeof(device::Metrics), slot.stream.get()),
+                         "copying the rows of " + chunk_name(slot) + " back");
+        }
         slot.busy = true;
         next += slot.count;
         ++launched;

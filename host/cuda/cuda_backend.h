@@ -7,6 +7,7 @@
 #include <string>
 
 #include "host/cuda/cuda_driver.h"
+#include "host/cuda/jit_compile.h"
 #include "host/engine/cpu_sweep.h"
 
 namespace btforge::cuda {
@@ -16,6 +17,10 @@ struct CudaRunOptions {
     std::optional<std::filesystem::path> kernel_file;   // --kernels FILE instead of the embedded fatbin
     std::uint64_t max_chunk = std::uint64_t{1} << 18;   // combinations per launch at most (Note [Chunk planning])
     std::uint64_t safety_margin_bytes = std::uint64_t{256} << 20;  // device memory left free
+    // --jit: compile the embedded generated source with NVRTC for this
+    // device, single-valued parameters folded in, through the disk cache
+    // (Note [JIT build]); replaces the embedded fatbin. Not with kernel_file.
+    std::optional<JitRequest> jit;
 };
 
 // What ran, for the report and `btforge bench`.
@@ -32,6 +37,13 @@ struct CudaSweepStats {
     std::uint64_t chunks = 0;       // launches
     std::uint64_t chunk_size = 0;   // combinations per launch
     std::uint64_t device_bytes = 0; // allocated on the device for the sweep
+    // --jit only (Note [JIT build]).
+    bool jit = false;
+    bool jit_cache_hit = false;
+    double jit_compile_seconds = 0.0;   // 0 on a cache hit
+    std::string jit_cache_file;         // "" when no cache directory is known
+    std::string nvrtc_version;          // "13.0"
+    std::size_t jit_fixed_parameters = 0;
 };
 
 // No CUDA driver could be opened; what() is CudaDriver::open's reason.
@@ -47,8 +59,10 @@ public:
 // series and the decode tables go to the device once; then chunks of
 // combination ids stream through two slots, each with its stream, pinned
 // host buffers and device buffers, so the copy of chunk k+1 and the host's
-// ranking of chunk k-1 overlap kernel k. Every row comes back and is ranked
-// on the host: top N on the device is not in this increment. A cancelled
+// ranking of chunk k-1 overlap kernel k. For a top N below 1024 (and no
+// --all-rows) each chunk's candidates are selected on the device (Note [Top N
+// on the device]) and only they come back, to be ranked by the host's TopN;
+// otherwise every row comes back. A cancelled
 // sweep returns cancelled = true and no rows (no partial result).
 // Throws CudaError (a driver call failed, with the driver's name and
 // description), ChunkPlanError (the device is too small), std::runtime_error

@@ -1,10 +1,10 @@
-#include "generator/sha256.h"
+#include "host/io/sha256.h"
 
 #include <array>
 #include <cstdint>
 #include <cstdio>
 
-namespace btforge::gen {
+namespace btforge {
 
 namespace {
 
@@ -75,4 +75,4 @@ std::string sha256_hex(std::string_view data) {
     return hex;
 }
 
-}  // namespace btforge::gen
+}  // namespace btforge

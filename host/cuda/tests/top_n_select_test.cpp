@@ -1,0 +1,213 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "host/backends/launch_tables.h"
+#include "host/cuda/kernel_image.h"
+#include "host/cuda/top_n_device.h"
+
+namespace btforge::cuda {
+namespace {
+
+// Values chosen to collide: few distinct numbers, both zeros, infinities and
+// NaNs, so ties (broken by id) and NaN placement decide most comparisons.
+double tricky_double(std::mt19937_64& rng) {
+    static const double kValues[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.25, 1e300, -1e-300,
+                                     std::numeric_limits<double>::infinity(),
+                                     -std::numeric_limits<double>::infinity(),
+                                     std::numeric_limits<double>::quiet_NaN(),
+                                     -std::numeric_limits<double>::quiet_NaN(),
+                                     std::numeric_limits<double>::denorm_min()};
+    return kValues[rng() % std::size(kValues)];
+}
+
+device::Metrics random_row(std::mt19937_64& rng) {
+    device::Metrics m{};
+    m.final_equity = tricky_double(rng);
+    m.total_return = tricky_double(rng);
+    m.net_pnl = tricky_double(rng);
+    m.gross_profit = tricky_double(rng);
+    m.gross_loss = tricky_double(rng);
+    m.fees_paid = tricky_double(rng);
+    m.funding_paid = tricky_double(rng);
+    m.n_trades = static_cast<int>(rng() % 5) - 1;
+    m.n_wins = static_cast<int>(rng() % 3);
+    m.win_rate = tricky_double(rng);
+    m.profit_factor = tricky_double(rng);
+    m.max_drawdown = tricky_double(rng);
+    m.sharpe = tricky_double(rng);
+    m.sortino = tricky_double(rng);
+    m.calmar = tricky_double(rng);
+    m.exposure = tricky_double(rng);
+    m.avg_trade_return = tricky_double(rng);
+    m.max_consecutive_losses = static_cast<int>(rng() % 4);
+    return m;
+}
+
+struct Chunk {
+    std::vector<unsigned long long> ids;
+    std::vector<device::Metrics> rows;
+};
+
+// Unique ids in shuffled order: the device must not rely on ids growing
+// with the row's position.
+Chunk random_chunk(std::mt19937_64& rng, std::size_t count) {
+    Chunk chunk;
+    chunk.ids.resize(count);
+    std::iota(chunk.ids.begin(), chunk.ids.end(), 1000ull);
+    std::shuffle(chunk.ids.begin(), chunk.ids.end(), rng);
+    for (std::size_t i = 0; i < count; ++i) chunk.rows.push_back(random_row(rng));
+    return chunk;
+}
+
+bool same_bits(const Metrics& a, const Metrics& b) { return std::memcmp(&a, &b, sizeof(Metrics)) == 0; }
+
+// The top N through the emulated kernel, then the host TopN.
+std::vector<ResultRow> device_path(const Chunk& chunk, const MetricColumn& column, std::size_t top_n) {
+    device::TopNSelectLaunch launch = top_n_select_launch(column, top_n, chunk.ids.size());
+    const std::size_t outputs = static_cast<std::size_t>(device::top_n_blocks(launch.count)) * launch.keep;
+    std::vector<unsigned long long> out_ids(outputs);
+    std::vector<device::Metrics> out_rows(outputs);
+    launch.rows = chunk.rows.data();
+    launch.ids = chunk.ids.data();
+    launch.out_ids = out_ids.data();
+    launch.out_rows = out_rows.data();
+    top_n_select_on_host(launch);
+    TopN top(column, top_n);
+    offer_block_winners(out_ids.data(), out_rows.data(), launch.count, launch.keep, top);
+    return top.sorted();
+}
+
+// Every row offered on the host, as the CUDA sweep did before.
+std::vector<ResultRow> host_path(const Chunk& chunk, const MetricColumn& column, std::size_t top_n) {
+    TopN top(column, top_n);
+    for (std::size_t i = 0; i < chunk.ids.size(); ++i) top.offer(ResultRow{chunk.ids[i], to_host(chunk.rows[i])});
+    return top.sorted();
+}
+
+TEST_CASE("the rank key order is ranks_before's, for every metric") {
+    std::mt19937_64 rng(7);
+    std::vector<device::Metrics> rows;
+    for (int i = 0; i < 120; ++i) rows.push_back(random_row(rng));
+    for (const MetricColumn& column : metric_columns()) {
+        CAPTURE(column.name);
+        const DeviceMetricField field = device_metric_field(column);
+        for (std::size_t a = 0; a < rows.size(); ++a) {
+            for (std::size_t b = 0; b < rows.size(); ++b) {
+                // Few ids so that equal ids also occur.
+                const ResultRow ra{a % 17, to_host(rows[a])};
+                const ResultRow rb{b % 17, to_host(rows[b])};
+                const auto key = [&](const device::Metrics& m) {
+                    return device::top_n_rank_key(device::top_n_read_metric(m, field.offset, field.integral),
+                                                  column.higher_is_better);
+                };
+                const bool device_before = device::top_n_entry_before(key(rows[a]), ra.combination_id, 0,
+                                                                      key(rows[b]), rb.combination_id, 0);
+                CHECK(device_before == ranks_before(column, ra, rb));
+            }
+        }
+    }
+}
+
+TEST_CASE("NaN keys are after every number in both directions") {
+    const double numbers[] = {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                              -0.0, 0.0, std::numeric_limits<double>::max(), -std::numeric_limits<double>::max()};
+    for (bool higher : {false, true}) {
+        for (double x : numbers) CHECK(device::top_n_rank_key(x, higher) < device::kNanRankKey);
+        CHECK(device::top_n_rank_key(std::numeric_limits<double>::quiet_NaN(), higher) == device::kNanRankKey);
+        CHECK(device::top_n_rank_key(-0.0, higher) == device::top_n_rank_key(0.0, higher));
+    }
+}
+
+TEST_CASE("device_metric_field reads the column's field of device::Metrics") {
+    std::mt19937_64 rng(11);
+    for (int trial = 0; trial < 20; ++trial) {
+        device::Metrics row{};
+        // Distinct values in every field, so a wrong offset reads another one.
+        double* doubles[] = {&row.final_equity, &row.total_return, &row.net_pnl, &row.gross_profit,
+                             &row.gross_loss, &row.fees_paid, &row.funding_paid, &row.win_rate,
+                             &row.profit_factor, &row.max_drawdown, &row.sharpe, &row.sortino, &row.calmar,
+                             &row.exposure, &row.avg_trade_return};
+        double next = static_cast<double>(rng() % 1000) + 0.25;
+        for (double* field : doubles) *field = next++;
+        row.n_trades = static_cast<int>(next++);
+        row.n_wins = static_cast<int>(next++);
+        row.max_consecutive_losses = static_cast<int>(next++);
+        for (const MetricColumn& column : metric_columns()) {
+            CAPTURE(column.name);
+            const DeviceMetricField field = device_metric_field(column);
+            CHECK(field.integral == column.integral);
+            CHECK(device::top_n_read_metric(row, field.offset, field.integral) == column.read(to_host(row)));
+        }
+    }
+}
+
+TEST_CASE("the emulated selection kernel gives the host's top N, bit for bit") {
+    std::mt19937_64 rng(2024);
+    // Below a tile, exactly one, exactly two, and ragged last tiles.
+    const std::size_t counts[] = {1, 5, 1023, 1024, 2048, 3001, 5555};
+    const std::size_t tops[] = {1, 3, 10, 100, 511, 1023};
+    for (std::size_t count : counts) {
+        const Chunk chunk = random_chunk(rng, count);
+        for (const MetricColumn& column : metric_columns()) {
+            for (std::size_t top_n : tops) {
+                CAPTURE(count);
+                CAPTURE(column.name);
+                CAPTURE(top_n);
+                const std::vector<ResultRow> expected = host_path(chunk, column, top_n);
+                const std::vector<ResultRow> actual = device_path(chunk, column, top_n);
+                REQUIRE(actual.size() == expected.size());
+                for (std::size_t i = 0; i < expected.size(); ++i) {
+                    CHECK(actual[i].combination_id == expected[i].combination_id);
+                    CHECK(same_bits(actual[i].metrics, expected[i].metrics));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("a block's winners come out in ranks_before order") {
+    // The bitonic network sorts the whole tile, not only its head.
+    std::mt19937_64 rng(3);
+    const Chunk chunk = random_chunk(rng, device::kTopNTile);
+    const MetricColumn& column = *find_metric_column("sharpe");
+    device::TopNSelectLaunch launch = top_n_select_launch(column, device::kTopNTile - 1, chunk.ids.size());
+    std::vector<unsigned long long> out_ids(launch.keep);
+    std::vector<device::Metrics> out_rows(launch.keep);
+    launch.rows = chunk.rows.data();
+    launch.ids = chunk.ids.data();
+    launch.out_ids = out_ids.data();
+    launch.out_rows = out_rows.data();
+    top_n_select_on_host(launch);
+    const std::vector<ResultRow> expected = host_path(chunk, column, launch.keep);
+    REQUIRE(expected.size() == launch.keep);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        CHECK(out_ids[i] == expected[i].combination_id);
+        CHECK(same_bits(to_host(out_rows[i]), expected[i].metrics));
+    }
+}
+
+TEST_CASE("the device selection serves small N without --all-rows only") {
+    CHECK(device_top_n_applies(1, false));
+    CHECK(device_top_n_applies(device::kTopNTile - 1, false));
+    CHECK_FALSE(device_top_n_applies(0, false));
+    CHECK_FALSE(device_top_n_applies(device::kTopNTile, false));
+    CHECK_FALSE(device_top_n_applies(10, true));
+}
+
+TEST_CASE("the selection kernel is embedded exactly when the strategy kernels are") {
+    const std::span<const unsigned char> image = embedded_top_n_select_image();
+    CHECK(image.empty() == !embedded_kernel_build().built_with_nvcc);
+    if (!image.empty()) CHECK(classify_kernel_image(image) == KernelImageKind::fatbin);
+}
+
+}  // namespace
+}  // namespace btforge::cuda

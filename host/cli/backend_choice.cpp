@@ -1,6 +1,8 @@
 #include "host/cli/backend_choice.h"
 
+#include <algorithm>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "host/backends/emu/emu_backend.h"
@@ -23,6 +25,8 @@ po::options_description backend_options(BackendChoice& c, const std::string& all
          (allowed + ": cpu = the reference on all cores; emu = the generated kernels compiled for the host; "
                     "cuda = the generated kernels on the GPU; auto = cuda when usable, else cpu").c_str())
         ("device", po::value(&c.device)->default_value(0), "GPU ordinal for cuda (see btforge devices)")
+        ("devices", po::value(&c.devices)->value_name("all|0,1,..."),
+         "split the sweep over several GPUs (Note [Several GPUs]); replaces --device")
         ("kernels", po::value(&c.kernels_file)->value_name("FILE"),
          "load this PTX/cubin/fatbin instead of the kernels embedded in the binary")
         ("jit", po::bool_switch(&c.jit),
@@ -39,6 +43,33 @@ std::string thread_count_text(int threads) {
 }
 
 namespace {
+
+// The GPU ordinals to run on: --devices (all, or a comma list), else --device.
+std::vector<int> chosen_devices(const BackendChoice& c, int available) {
+    std::vector<int> chosen;
+    if (c.devices.empty()) {
+        chosen.push_back(c.device);
+    } else if (c.devices == "all") {
+        for (int d = 0; d < available; ++d) chosen.push_back(d);
+    } else {
+        std::stringstream list(c.devices);
+        for (std::string item; std::getline(list, item, ',');) {
+            std::size_t used = 0;
+            int d = -1;
+            try {
+                d = std::stoi(item, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != item.size()) throw po::error("--devices " + c.devices + ": '" + item + "' is not a GPU ordinal");
+            if (std::find(chosen.begin(), chosen.end(), d) != chosen.end()) {
+                throw po::error("--devices " + c.devices + " names GPU " + item + " twice");
+            }
+            chosen.push_back(d);
+        }
+    }
+    return chosen;
+}
 
 // Why cuda cannot run this strategy here, or "" when it can.
 std::string cuda_unavailable_reason(const BackendChoice& c, const std::string& strategy,
@@ -57,9 +88,10 @@ std::string cuda_unavailable_reason(const BackendChoice& c, const std::string& s
     driver = std::move(opened);
     std::vector<cuda::DeviceInfo> devices = cuda::list_devices(*driver);
     if (devices.empty()) return "the CUDA driver reports no device";
-    if (c.device < 0 || c.device >= static_cast<int>(devices.size())) {
-        return "no CUDA device " + std::to_string(c.device) + " (this machine has " + std::to_string(devices.size()) +
-               ")";
+    for (int d : chosen_devices(c, static_cast<int>(devices.size()))) {
+        if (d < 0 || d >= static_cast<int>(devices.size())) {
+            return "no CUDA device " + std::to_string(d) + " (this machine has " + std::to_string(devices.size()) + ")";
+        }
     }
     return "";
 }
@@ -106,10 +138,17 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         r.description = "emu (host-compiled generated code, " + thread_count_text(threads) + ")";
         r.run = &run_emu_sweep;
     } else if (name == "cuda") {
-        cuda::DeviceInfo device = cuda::describe_device(*r.driver, c.device);
-        r.description = "cuda (device " + std::to_string(device.index) + ": " + device.name + ", sm_" +
-                        std::to_string(device.compute_major) + std::to_string(device.compute_minor) + ", driver " +
-                        cuda::format_cuda_version(r.driver->version()) + ")";
+        const std::vector<int> devices =
+            chosen_devices(c, static_cast<int>(cuda::list_devices(*r.driver).size()));
+        r.description = "cuda (";
+        if (devices.size() > 1) r.description += std::to_string(devices.size()) + " GPUs: ";
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            cuda::DeviceInfo device = cuda::describe_device(*r.driver, devices[i]);
+            r.description += (i == 0 ? "" : "; ") + std::string("device ") + std::to_string(device.index) + ": " +
+                             device.name + ", sm_" + std::to_string(device.compute_major) +
+                             std::to_string(device.compute_minor);
+        }
+        r.description += ", driver " + cuda::format_cuda_version(r.driver->version()) + ")";
         cuda::CudaRunOptions options;
         options.device = c.device;
         if (!c.kernels_file.empty()) options.kernel_file = c.kernels_file;
@@ -124,8 +163,16 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         r.cuda_stats = std::make_shared<cuda::CudaSweepStats>();
         std::shared_ptr<cuda::CudaDriver> driver = r.driver;
         std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
-        r.run = [driver, stats, options](const SweepJob& job, const SweepOptions& sweep) {
-            SweepOutcome outcome = cuda::run_cuda_sweep(*driver, job, sweep, options, stats.get());
+        r.run = [driver, stats, options, devices](const SweepJob& job, const SweepOptions& sweep) {
+            std::vector<cuda::CudaSweepStats> per_device;
+            SweepOutcome outcome = cuda::run_multi_gpu_sweep(*driver, job, sweep, options, devices, &per_device);
+            // The devices run at once: kernel-only time is the longest one's.
+            *stats = per_device.front();
+            for (const cuda::CudaSweepStats& d : per_device) {
+                stats->kernel_seconds = std::max(stats->kernel_seconds, d.kernel_seconds);
+            }
+            stats->chunks = 0;
+            for (const cuda::CudaSweepStats& d : per_device) stats->chunks += d.chunks;
             // The description is fixed before the run; what the JIT did is
             // known only after it (Note [Backend resolution]).
             if (stats->jit) {

@@ -19,6 +19,7 @@ struct CudaSweepStats;
 struct BackendChoice {
     std::string name = "auto";
     int device = 0;
+    std::string devices;  // --devices all|0,1,...: several GPUs share the sweep; "" = --device alone
     std::string kernels_file;
     bool jit = false;       // NVRTC for the exact device, with the disk cache (Note [JIT build])
     std::string jit_cache;  // --jit-cache DIR; "" = Note [JIT cache location]

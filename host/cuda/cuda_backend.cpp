@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "host/backends/launch_tables.h"
@@ -316,18 +319,24 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         if (options.completed != nullptr) options.completed->fetch_add(slot.count);
     };
 
-    std::uint64_t next = 0;
+    std::atomic<std::uint64_t> own_next{0};
+    std::atomic<std::uint64_t>& next = cuda.shared_next != nullptr ? *cuda.shared_next : own_next;
     std::uint64_t launched = 0;
     bool cancelled = false;
-    while (next < outcome.combinations) {
+    while (true) {
         if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
             cancelled = true;
             break;
         }
         Slot& slot = *slots[launched % 2];
         finish(slot);  // chunk launched - 2: its buffers are now free
-        slot.begin = next;
-        slot.count = std::min<std::uint64_t>(plan.chunk, outcome.combinations - next);
+        // Take the next chunk only now that a slot is free: a device that
+        // started first must not hoard chunks another could run (Note
+        // [Several GPUs]).
+        const std::uint64_t begin = next.fetch_add(plan.chunk);
+        if (begin >= outcome.combinations) break;
+        slot.begin = begin;
+        slot.count = std::min<std::uint64_t>(plan.chunk, outcome.combinations - begin);
         unsigned long long* ids = slot.ids.as<unsigned long long>();
         for (std::uint64_t i = 0; i < slot.count; ++i) ids[i] = job.space->combination_id(slot.begin + i);
         driver.check(api.cuMemcpyHtoDAsync(slot.device_ids, ids, slot.count * sizeof(unsigned long long),
@@ -352,7 +361,6 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                          "copying the rows of " + chunk_name(slot) + " back");
         }
         slot.busy = true;
-        next += slot.count;
         ++launched;
     }
     // The older chunk first, so rows are ranked in launch order.
@@ -386,6 +394,59 @@ SweepOutcome run_cuda_sweep(const SweepJob& job, const SweepOptions& options, co
     std::unique_ptr<CudaDriver> driver = CudaDriver::open(&why_not);
     if (driver == nullptr) throw CudaUnavailable(why_not);
     return run_cuda_sweep(*driver, job, options, cuda, stats);
+}
+
+SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
+                                 const CudaRunOptions& cuda, const std::vector<int>& devices,
+                                 std::vector<CudaSweepStats>* stats) {
+    if (devices.size() == 1) {
+        CudaRunOptions one = cuda;
+        one.device = devices.front();
+        CudaSweepStats single;
+        SweepOutcome outcome = run_cuda_sweep(driver, job, options, one, &single);
+        if (stats != nullptr) stats->assign(1, single);
+        return outcome;
+    }
+    if (options.keep_all_rows) {
+        throw std::runtime_error("keeping every row is done on one GPU; choose one device (--devices N)");
+    }
+    const auto started = Clock::now();
+    std::atomic<std::uint64_t> shared_next{0};
+    std::vector<SweepOutcome> outcomes(devices.size());
+    std::vector<CudaSweepStats> device_stats(devices.size());
+    std::vector<std::exception_ptr> failures(devices.size());
+    std::vector<std::thread> threads;
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        threads.emplace_back([&, d] {
+            try {
+                CudaRunOptions mine = cuda;
+                mine.device = devices[d];
+                mine.shared_next = &shared_next;
+                // Enough chunks (about 8 per device) that the devices finish together.
+                const std::uint64_t balanced = job.space->count() / (8 * devices.size());
+                mine.max_chunk = std::min(cuda.max_chunk, std::max<std::uint64_t>(balanced, 16384));
+                outcomes[d] = run_cuda_sweep(driver, job, options, mine, &device_stats[d]);
+            } catch (...) {
+                failures[d] = std::current_exception();
+            }
+        });
+    }
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& failure : failures) {
+        if (failure) std::rethrow_exception(failure);
+    }
+    SweepOutcome merged;
+    merged.combinations = outcomes.front().combinations;
+    merged.threads = static_cast<int>(devices.size());
+    TopN top(*options.rank_metric, options.top_n);
+    for (const SweepOutcome& o : outcomes) {
+        merged.cancelled = merged.cancelled || o.cancelled;
+        for (const ResultRow& row : o.top) top.offer(row);
+    }
+    if (!merged.cancelled) merged.top = top.sorted();
+    merged.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (stats != nullptr) *stats = std::move(device_stats);
+    return merged;
 }
 
 }  // namespace btforge::cuda

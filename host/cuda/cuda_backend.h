@@ -1,10 +1,12 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "host/cuda/cuda_driver.h"
 #include "host/cuda/jit_compile.h"
@@ -21,6 +23,9 @@ struct CudaRunOptions {
     // device, single-valued parameters folded in, through the disk cache
     // (Note [JIT build]); replaces the embedded fatbin. Not with kernel_file.
     std::optional<JitRequest> jit;
+    // Several GPUs (Note [Several GPUs]): chunks are taken from this shared
+    // counter of ordinals instead of a private one. Null for one GPU.
+    std::atomic<std::uint64_t>* shared_next = nullptr;
 };
 
 // What ran, for the report and `btforge bench`.
@@ -71,6 +76,16 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                             const CudaRunOptions& cuda, CudaSweepStats* stats = nullptr);
 
 // The same, opening the driver first; throws CudaUnavailable without one.
+// Note [Several GPUs]
+// One host thread per device, each with its context, streams and a copy of
+// the resident data, takes chunks from one shared counter of ordinals, so a
+// slower device simply takes fewer chunks. Each returns its own top N by the
+// total order of Note [Deterministic ranking]; merging them gives the top N
+// one GPU would give. Every row (keep_all_rows) is kept only on one GPU.
+SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
+                                 const CudaRunOptions& cuda, const std::vector<int>& devices,
+                                 std::vector<CudaSweepStats>* stats = nullptr);
+
 SweepOutcome run_cuda_sweep(const SweepJob& job, const SweepOptions& options, const CudaRunOptions& cuda,
                             CudaSweepStats* stats = nullptr);
 

@@ -17,6 +17,14 @@ struct BT_KERNEL FillContext {
     int trade_index;
 };
 
+BT_KERNEL inline FillContext fill_context(int bar, int symbol, int trade_index) {
+    FillContext where;
+    where.bar = bar;
+    where.symbol = symbol;
+    where.trade_index = trade_index;
+    return where;
+}
+
 // Opens a holding at `fill_price` (slippage already applied by the caller,
 // who also needed that price to size the order) as a taker.
 BT_KERNEL inline void open_position(Account& account, Holding& holding, FillLog* log, const AccountConfig& config,

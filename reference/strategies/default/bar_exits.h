@@ -24,10 +24,7 @@ BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Account& account
                                      double min_qty) {
     BracketPosition& pos = state.position;
     int side = holding.side;
-    FillContext where;
-    where.bar = bar;
-    where.symbol = symbol;
-    where.trade_index = pos.trade_index;
+    FillContext where = fill_context(bar, symbol, pos.trade_index);
     int stop = evaluate_stop(side, pos.stop, open_price, high, low);
     if (stop == kStopGapped) {
         return close_position(account, holding, metrics, log, config, where, holding.qty, open_price, kTaker,

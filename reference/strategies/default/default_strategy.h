@@ -72,10 +72,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             DefaultSymbolState& st = states[s];
             BracketPosition& pos = st.position;
             Holding& holding = pf.holdings[s];
-            FillContext where;
-            where.bar = t;
-            where.symbol = s;
-            where.trade_index = pos.trade_index;
+            FillContext where = fill_context(t, s, pos.trade_index);
             // 1. Orders decided at the previous close.
             if (st.pending_exit != 0) {
                 st.pending_exit = 0;
@@ -109,10 +106,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             DefaultSymbolState& st = states[s];
             BracketPosition& pos = st.position;
             Holding& holding = pf.holdings[s];
-            FillContext where;
-            where.bar = t;
-            where.symbol = s;
-            where.trade_index = pos.trade_index;
+            FillContext where = fill_context(t, s, pos.trade_index);
             if (t == last_bar) {
                 // The held close of a symbol without a bar here is its last price.
                 if (holding.side != 0) {

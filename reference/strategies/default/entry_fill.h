@@ -41,10 +41,7 @@ BT_KERNEL inline int fill_pending_entry(DefaultSymbolState& state, Account& acco
     double qty = size_entry(equity_prev_close, fill_price, atr, used_margin, p, qty_step, min_qty);
     if (qty <= 0.0) return 0;
     BracketPosition& pos = state.position;
-    FillContext where;
-    where.bar = bar;
-    where.symbol = symbol;
-    where.trade_index = trade_index;
+    FillContext where = fill_context(bar, symbol, trade_index);
     open_position(account, holding, log, config, where, side, qty, fill_price);
     double sided = static_cast<double>(side);
     pos.stop = round_to_tick(fill_price - sided * p.sl_atr * atr, price_tick);

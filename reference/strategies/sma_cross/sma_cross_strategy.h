@@ -63,10 +63,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             if (m.tradable[i] == 0) continue;
             SmaCrossSymbolState& st = states[s];
             Holding& holding = pf.holdings[s];
-            FillContext where;
-            where.bar = t;
-            where.symbol = s;
-            where.trade_index = st.trade_index;
+            FillContext where = fill_context(t, s, st.trade_index);
             if (st.pending != 0) {
                 int target = st.pending;
                 st.pending = 0;
@@ -106,10 +103,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             Holding& holding = pf.holdings[s];
             if (t == last_bar) {
                 if (holding.side != 0) {
-                    FillContext where;
-                    where.bar = t;
-                    where.symbol = s;
-                    where.trade_index = st.trade_index;
+                    FillContext where = fill_context(t, s, st.trade_index);
                     close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i],
                                    kTaker, kEndOfData);
                 }

@@ -28,7 +28,10 @@ set(BTFORGE_GENERATED_KERNELS "")
 foreach(name IN LISTS BTFORGE_STRATEGY_NAMES)
   list(APPEND BTFORGE_GENERATED_KERNELS ${BTFORGE_GENERATED_DIR}/${name}_sweep.cu)
 endforeach()
-list(APPEND BTFORGE_GENERATED_FILES ${BTFORGE_GENERATED_KERNELS})
+# The indicator kernels (Note [Indicator launches]), one module beside the
+# strategies' sweep kernels.
+set(BTFORGE_GENERATED_INDICATOR_KERNELS ${BTFORGE_GENERATED_DIR}/indicator_series.cu)
+list(APPEND BTFORGE_GENERATED_FILES ${BTFORGE_GENERATED_KERNELS} ${BTFORGE_GENERATED_INDICATOR_KERNELS})
 
 if(BTFORGE_HAVE_GENERATOR)
   file(GLOB_RECURSE reference_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/reference/*.h)
@@ -69,17 +72,22 @@ foreach(i RANGE ${last_arch})
 endforeach()
 list(APPEND gencode -gencode arch=${ptx_arch},code=${ptx_arch})
 
-set(BTFORGE_FATBINS "")
-foreach(name IN LISTS BTFORGE_STRATEGY_NAMES)
-  set(fatbin ${CMAKE_BINARY_DIR}/kernels/${name}_sweep.fatbin)
+# Every kernel module the binary embeds: one per strategy (named after it)
+# and "indicators"; BTFORGE_KERNEL_MODULES and BTFORGE_KERNEL_FATBINS pair up.
+set(BTFORGE_KERNEL_MODULES ${BTFORGE_STRATEGY_NAMES} indicators)
+set(BTFORGE_KERNEL_FATBINS "")
+set(kernel_sources ${BTFORGE_GENERATED_KERNELS} ${BTFORGE_GENERATED_INDICATOR_KERNELS})
+foreach(source IN LISTS kernel_sources)
+  get_filename_component(stem ${source} NAME_WE)
+  set(fatbin ${CMAKE_BINARY_DIR}/kernels/${stem}.fatbin)
   add_custom_command(
     OUTPUT ${fatbin}
-    COMMAND ${CMAKE_COMMAND} -DNVCC=${BTFORGE_NVCC} -DSOURCE=${BTFORGE_GENERATED_DIR}/${name}_sweep.cu
+    COMMAND ${CMAKE_COMMAND} -DNVCC=${BTFORGE_NVCC} -DSOURCE=${source}
             -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" -P ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
-    DEPENDS ${BTFORGE_GENERATED_DIR}/${name}_sweep.cu ${BTFORGE_GENERATED_DIR}/btforge_device.cuh
+    DEPENDS ${source} ${BTFORGE_GENERATED_DIR}/btforge_device.cuh
             ${BTFORGE_GENERATED_DIR}/btforge_layout.h btforge_generate ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
-    COMMENT "nvcc: ${name}_sweep.cu -> fatbin (cubins${cuda_archs}, PTX ${ptx_arch}, --fmad=false)"
+    COMMENT "nvcc: ${stem}.cu -> fatbin (cubins${cuda_archs}, PTX ${ptx_arch}, --fmad=false)"
     VERBATIM)
-  list(APPEND BTFORGE_FATBINS ${fatbin})
+  list(APPEND BTFORGE_KERNEL_FATBINS ${fatbin})
 endforeach()
-add_custom_target(btforge_fatbins ALL DEPENDS ${BTFORGE_FATBINS})
+add_custom_target(btforge_fatbins ALL DEPENDS ${BTFORGE_KERNEL_FATBINS})

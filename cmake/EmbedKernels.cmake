@@ -84,17 +84,14 @@ function(btforge_embed_kernels target test_target)
       message(FATAL_ERROR "EmbedKernels: cannot read the release of ${BTFORGE_NVCC} from `nvcc --version`")
     endif()
     set(cuda_version ${CMAKE_MATCH_1})
-    set(fatbins "")
-    foreach(name IN LISTS BTFORGE_STRATEGY_NAMES)
-      list(APPEND fatbins ${PROJECT_BINARY_DIR}/kernels/${name}_sweep.fatbin)
-    endforeach()
+    set(fatbins ${BTFORGE_KERNEL_FATBINS})
     add_custom_command(
       OUTPUT ${output}
-      COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DSTRATEGIES=${BTFORGE_STRATEGY_NAMES}" "-DFATBINS=${fatbins}"
+      COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DSTRATEGIES=${BTFORGE_KERNEL_MODULES}" "-DFATBINS=${fatbins}"
               -DCUDA_VERSION=${cuda_version} "-DARCHS=${archs}" -DPTX_ARCH=${ptx_arch} -DBLOCK_SIZE=${block_size}
               -P ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
       DEPENDS ${fatbins} btforge_fatbins ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
-      COMMENT "Embedding the kernel fatbins (${BTFORGE_STRATEGY_NAMES}) into the binary"
+      COMMENT "Embedding the kernel fatbins (${BTFORGE_KERNEL_MODULES}) into the binary"
       VERBATIM)
     set(expect_kernels 1)
     message(STATUS "GPU kernels: embedding fatbins of nvcc ${cuda_version} (${archs}, PTX ${ptx_arch})")

@@ -1,6 +1,8 @@
 #include "generator/generator_config.h"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "host/engine/indicator_signatures.h"
@@ -30,12 +32,24 @@ std::vector<std::string> string_list(const JsonNode& node) {
 
 }  // namespace
 
+std::size_t max_indicator_args(const GeneratorConfig& config) {
+    std::size_t most = 1;
+    for (const IndicatorTarget& t : config.indicators) most = std::max(most, t.signature.params.size());
+    return most;
+}
+
+std::size_t max_indicator_outputs(const GeneratorConfig& config) {
+    std::size_t most = 1;
+    for (const IndicatorTarget& t : config.indicators) most = std::max(most, t.signature.outputs.size());
+    return most;
+}
+
 GeneratorConfig load_generator_config(const std::filesystem::path& root, const std::string& relative_path) {
     GeneratorConfig config;
     config.origin = relative_path;
     nlohmann::json doc = spec_detail::parse_json_document(read_file(root / relative_path), relative_path);
     JsonNode top(doc, "", config.origin);
-    top.expect_object().allow_only_keys({"reference", "layout", "strategies", "cuda"});
+    top.expect_object().allow_only_keys({"reference", "layout", "strategies", "indicators", "cuda"});
     config.reference_headers = string_list(top.require("reference"));
     config.layout_structs = string_list(top.require("layout"));
 
@@ -52,6 +66,23 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
         target.series_struct = s.require("series").as_string();
         target.spec = parse_strategy_spec(read_file(root / target.spec_file), target.spec_file, catalog);
         config.strategies.push_back(std::move(target));
+    }
+
+    // Optional: without it nothing is generated for indicators. With it,
+    // every per-symbol indicator of the catalog runs on the GPU, so the map
+    // must name a function for each of them and for nothing else.
+    if (std::optional<JsonNode> indicators = top.find("indicators")) {
+        indicators->expect_object();
+        for (const IndicatorSignature& signature : catalog) {
+            if (signature.cross_symbol) continue;
+            IndicatorTarget target;
+            target.signature = signature;
+            target.function = indicators->require(signature.name).as_string();
+            config.indicators.push_back(std::move(target));
+        }
+        std::vector<std::string> known;
+        for (const IndicatorTarget& t : config.indicators) known.push_back(t.signature.name);
+        indicators->allow_only_keys(known);
     }
 
     JsonNode cuda = top.require("cuda");

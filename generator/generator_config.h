@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "host/spec/indicator_signature.h"
 #include "host/spec/strategy_spec.h"
 
 namespace btforge::gen {
@@ -15,6 +16,14 @@ struct StrategyTarget {
     std::string entry;           // qualified kernel function, e.g. "btforge::run_default_strategy"
     std::string params_struct;   // qualified, one field per spec parameter, in spec order
     std::string series_struct;   // qualified, one pointer per spec indicator id, in spec order
+};
+
+// One per-symbol indicator of the catalog (host/indicators) and the
+// reference function the GPU runs for it. Its kind is its position in
+// GeneratorConfig::indicators, the number host code puts in a job.
+struct IndicatorTarget {
+    IndicatorSignature signature;  // name, params, outputs, inputs
+    std::string function;          // qualified, e.g. "btforge::ema_compute"
 };
 
 struct CudaTarget {
@@ -30,8 +39,14 @@ struct GeneratorConfig {
     std::vector<std::string> reference_headers;  // entry headers, relative to the root
     std::vector<std::string> layout_structs;     // qualified structs shared by host and device
     std::vector<StrategyTarget> strategies;
+    std::vector<IndicatorTarget> indicators;  // catalog order, per-symbol indicators only; empty: none generated
     CudaTarget cuda;
 };
+
+// The most parameters and outputs any GPU indicator has: the sizes of the
+// fixed arrays of an indicator job (templates/btforge_layout.h).
+std::size_t max_indicator_args(const GeneratorConfig& config);
+std::size_t max_indicator_outputs(const GeneratorConfig& config);
 
 // Throws SpecError naming the JSON path on any problem.
 GeneratorConfig load_generator_config(const std::filesystem::path& root, const std::string& relative_path);

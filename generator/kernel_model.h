@@ -37,6 +37,11 @@ struct Field {
     std::uint64_t size = 0;
 };
 
+struct Parameter {
+    std::string name;
+    std::string type;  // canonical spelling, e.g. "const double *", "int"
+};
+
 struct Entity {
     enum class Kind { Struct, Enum, Constant, Function };
     Kind kind = Kind::Function;
@@ -49,6 +54,8 @@ struct Entity {
     std::vector<Field> fields;
     std::uint64_t size = 0;
     std::uint64_t alignment = 0;
+    // Functions: the parameters, in order.
+    std::vector<Parameter> parameters;
     // Functions: the marked functions it calls (qualified names), in first-call order.
     std::vector<std::string> callees;
 };

@@ -47,6 +47,8 @@ OutputFile emit_layout_header(const EmitContext& context) {
     data.set("stamp", context.stamp.header("host/device layout (templates/btforge_layout.h)"));
     data.set("entities", entities);
     data.set("static_asserts", asserts);
+    data.set("indicator_max_args", std::to_string(max_indicator_args(context.config)));
+    data.set("indicator_max_outputs", std::to_string(max_indicator_outputs(context.config)));
     return OutputFile{"btforge_layout.h", render_template(context.templates_dir, "btforge_layout.h", data)};
 }
 

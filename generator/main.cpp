@@ -7,6 +7,7 @@
 
 #include "generator/device_code_emitter.h"
 #include "generator/generator_config.h"
+#include "generator/indicator_kernel_emitter.h"
 #include "generator/input_stamp.h"
 #include "generator/layout_emitter.h"
 #include "generator/reference_parser.h"
@@ -18,7 +19,7 @@ using namespace btforge::gen;
 namespace {
 
 constexpr const char* kTemplates[] = {"btforge_layout.h", "btforge_device.cuh", "strategy_sweep.cu",
-                                      "btforge_entry_points.h"};
+                                      "indicator_series.cu", "btforge_entry_points.h"};
 
 int generate(const std::filesystem::path& root, const std::string& config_path, const std::filesystem::path& out,
              bool check) {
@@ -49,6 +50,7 @@ int generate(const std::filesystem::path& root, const std::string& config_path, 
     files.push_back(emit_layout_header(context));
     files.push_back(emit_device_code(context));
     for (const StrategyTarget& target : config.strategies) files.push_back(emit_sweep_kernel(context, target));
+    if (!config.indicators.empty()) files.push_back(emit_indicator_kernels(context));
     files.push_back(emit_entry_points(context));
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 

@@ -216,6 +216,14 @@ void fill_layout(CXCursor c, Entity& e) {
     });
 }
 
+void fill_parameters(CXCursor c, Entity& e) {
+    int n = clang_Cursor_getNumArguments(c);
+    for (int i = 0; i < n; ++i) {
+        CXCursor arg = clang_Cursor_getArgument(c, static_cast<unsigned>(i));
+        e.parameters.push_back(Parameter{spelling(arg), type_spelling(clang_getCanonicalType(clang_getCursorType(arg)))});
+    }
+}
+
 void fill_callees(CXCursor c, const std::unordered_set<std::string>& marked, Entity& e) {
     visit_children(c, [&](CXCursor child, CXCursor) {
         if (clang_getCursorKind(child) == CXCursor_CallExpr) {
@@ -281,7 +289,10 @@ ReferenceModel parse_reference(const ParseOptions& options) {
         e.location = SourceLocation{paths.relative(p.file), p.line, p.column};
         fill_text(tu.get(), m.cursor, e);
         if (e.kind == Entity::Kind::Struct) fill_layout(m.cursor, e);
-        if (e.kind == Entity::Kind::Function) fill_callees(m.cursor, collector.usrs_, e);
+        if (e.kind == Entity::Kind::Function) {
+            fill_parameters(m.cursor, e);
+            fill_callees(m.cursor, collector.usrs_, e);
+        }
         model.entities.push_back(std::move(e));
     }
 

@@ -116,9 +116,16 @@ OutputFile emit_entry_points(const EmitContext& context) {
         s.set("name", target.spec.name);
         strategies << s;
     }
+    TemplateData indicators{TemplateData::type::list};
+    for (const IndicatorTarget& target : context.config.indicators) {
+        TemplateData i;
+        i.set("name", target.signature.name);
+        indicators << i;
+    }
     TemplateData data;
     data.set("stamp", context.stamp.header("kernel entry points (templates/btforge_entry_points.h)"));
     data.set("strategies", strategies);
+    data.set("indicators", indicators);
     return OutputFile{"btforge_entry_points.h", render_template(context.templates_dir, "btforge_entry_points.h", data)};
 }
 

@@ -5,3 +5,7 @@
 #pragma once
 
 #define BTFORGE_FOR_EACH_STRATEGY(X) {{#strategies}}X({{name}}) {{/strategies}}
+
+// The indicators the GPU computes, in kind order (IndicatorJob::kind is the
+// position here); BREADTH, the cross-symbol one, has its own kernel.
+#define BTFORGE_FOR_EACH_INDICATOR(X) {{#indicators}}X({{name}}) {{/indicators}}

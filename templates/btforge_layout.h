@@ -28,5 +28,53 @@ struct SweepLaunch {
     Metrics* rows;                               // [count]
 };
 
+// Note [Indicator launches]
+// The indicator kernels (indicator_series.cu) fill the series buffer that the
+// sweep kernels read, in three launches:
+//   1. gather: one thread per (symbol, price array, kGatherChunk own bars)
+//      copies the symbol's own bars out of the aligned layout into own_prices;
+//   2. series: one thread per job = (symbol, indicator, parameters) runs the
+//      reference <name>_compute on those own bars, sequentially in time, into
+//      its scratch slot, and holds the chosen output across the symbol's gaps
+//      into series + series_offset (Note [Indicators hold across gaps]);
+//   3. breadth: per tile of bars, every (symbol, bar) votes into shared-memory
+//      integer counters, and the ratio goes to every symbol's row.
+// Jobs whose kind is an indicator's position in BTFORGE_FOR_EACH_INDICATOR
+// (btforge_entry_points.h); args are its parameters in catalog order.
+constexpr int kIndicatorMaxArgs = {{indicator_max_args}};
+constexpr int kIndicatorMaxOutputs = {{indicator_max_outputs}};
+constexpr int kPriceArrays = 5;  // open, high, low, close, volume: the order of own_prices
+constexpr int kBreadthTile = 128;
+constexpr int kGatherChunk = 256;  // bars per block of the breadth kernel, and its threads
+
+struct IndicatorJob {
+    int kind;
+    int symbol;
+    int output;                     // which output goes to the series
+    int reserved;
+    double args[kIndicatorMaxArgs];
+    long long series_offset;        // start of the symbol's aligned row in `series`, in doubles
+};
+
+// BREADTH: EMA rows of every symbol (computed by series jobs) at ema_offset,
+// the result replicated into every symbol's row from series_offset.
+struct BreadthJob {
+    long long ema_offset;
+    long long series_offset;
+};
+
+struct IndicatorLaunch {
+    MarketView market;
+    const int* own_bars;            // every symbol's own aligned bar indices, one symbol after the other
+    const int* own_begin;           // [n_symbols + 1]: symbol s owns own_bars[own_begin[s], own_begin[s + 1])
+    double* own_prices;             // [kPriceArrays][n_symbols][n_bars]: prices on own bars, first n_own valid
+    const IndicatorJob* jobs;       // [n_jobs]
+    int n_jobs;
+    int n_breadth;
+    double* scratch;                // [n_jobs][kIndicatorMaxOutputs][n_bars]: a job's raw outputs
+    double* series;                 // the sweep's series buffer
+    const BreadthJob* breadth;      // [n_breadth]
+};
+
 {{static_asserts}}
 }  // namespace btforge::device

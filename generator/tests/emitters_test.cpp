@@ -41,6 +41,7 @@
 #include "generator/device_rewriter.h"
 #include "generator/emit_context.h"
 #include "generator/generator_config.h"
+#include "generator/indicator_kernel_emitter.h"
 #include "generator/input_stamp.h"
 #include "generator/layout_emitter.h"
 #include "generator/output_files.h"
@@ -56,7 +57,7 @@ using test::source_dir;
 
 // The templates generator/main.cpp renders (kTemplates there), in its order.
 const std::vector<std::string> kTemplates = {"btforge_layout.h", "btforge_device.cuh", "strategy_sweep.cu",
-                                             "btforge_entry_points.h"};
+                                             "indicator_series.cu", "btforge_entry_points.h"};
 
 fs::path fixture_root() { return source_dir() / "generator" / "tests" / "golden" / "fixture"; }
 fs::path expected_dir() { return source_dir() / "generator" / "tests" / "golden" / "expected"; }
@@ -291,6 +292,55 @@ TEST_CASE("emitters: a parameter struct that does not match the spec fails at th
         CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
                              "spec/generator.json: no BT_KERNEL entity named 'toy::run_nothing' in the reference it "
                              "reads",
+                             std::runtime_error);
+    }
+}
+
+// The indicator kernels are checked on the repository's own reference and
+// generator spec (the fixture has no indicators).
+TEST_CASE("emitters: indicator kernels call each reference function with its inputs, parameters and outputs") {
+    const fs::path root = source_dir();
+    GeneratorConfig config = load_generator_config(root, "spec/generator.json");
+    ParseOptions parse;
+    parse.repository_root = root;
+    parse.entry_headers = config.reference_headers;
+    ReferenceModel model = parse_reference(parse);
+    REQUIRE(model.violations.empty());
+    EmitContext context{model, config, InputStamp{"golden", "s", "r", "t"}, root / "templates"};
+    REQUIRE(config.indicators.size() == 19);
+    CHECK(max_indicator_args(config) == 3);
+    CHECK(max_indicator_outputs(config) == 3);
+
+    OutputFile kernels = emit_indicator_kernels(context);
+    CHECK(kernels.name == "indicator_series.cu");
+    CHECK(kernels.content.find("        case 7:  // ATR\n            atr_compute(own.high, own.low, own.close, n, "
+                               "static_cast<int>(job.args[0]), out[0]);") != std::string::npos);
+    CHECK(kernels.content.find("bbands_compute(own.close, n, static_cast<int>(job.args[0]), job.args[1], out[0], "
+                               "out[1], out[2]);") != std::string::npos);
+    CHECK(kernels.content.find("mfi_compute(own.high, own.low, own.close, own.volume, n, "
+                               "static_cast<int>(job.args[0]), out[0]);") != std::string::npos);
+    CHECK(kernels.content.find("obv_compute(own.close, own.volume, n, out[0]);") != std::string::npos);
+    CHECK(kernels.content.find("BREADTH") == std::string::npos);
+
+    SUBCASE("a function with other inputs") {
+        config.indicators[0].function = "btforge::atr_compute";  // SMA reads close only
+        CHECK_THROWS_WITH_AS(emit_indicator_kernels(context),
+                             doctest::Contains("indicator-signature: atr_compute cannot compute SMA: it takes 6 "
+                                               "arguments, not 4"),
+                             std::runtime_error);
+    }
+    SUBCASE("a parameter by another name") {
+        config.indicators[0].function = "btforge::ema_compute";
+        config.indicators[0].signature.params = {"length"};
+        CHECK_THROWS_WITH_AS(emit_indicator_kernels(context),
+                             doctest::Contains("argument 'int period' should be the parameter 'length'"),
+                             std::runtime_error);
+    }
+    SUBCASE("an input in the wrong place") {
+        config.indicators[13].signature.inputs = {"close", "high", "low", "volume"};  // MFI
+        CHECK_THROWS_WITH_AS(emit_indicator_kernels(context),
+                             doctest::Contains("argument 'const double * high' should be the input 'const double * "
+                                               "close'"),
                              std::runtime_error);
     }
 }

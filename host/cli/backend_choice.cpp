@@ -6,8 +6,10 @@
 #include <stdexcept>
 
 #include "host/backends/emu/emu_backend.h"
+#include "host/backends/emu/emu_indicators.h"
 #include "host/cuda/cuda_backend.h"
 #include "host/cuda/cuda_devices.h"
+#include "host/cuda/device_indicators.h"
 #include "host/cuda/cuda_driver.h"
 #include "host/cuda/jit_compile.h"
 #include "host/cuda/jit_source.h"
@@ -137,6 +139,9 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         }
         r.description = "emu (host-compiled generated code, " + thread_count_text(threads) + ")";
         r.run = &run_emu_sweep;
+        r.series = [threads](const SeriesCache& plan, const Market& market) {
+            return emu_compute_series(plan, market, threads);
+        };
     } else if (name == "cuda") {
         const std::vector<int> devices =
             chosen_devices(c, static_cast<int>(cuda::list_devices(*r.driver).size()));
@@ -162,6 +167,10 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         }
         r.cuda_stats = std::make_shared<cuda::CudaSweepStats>();
         std::shared_ptr<cuda::CudaDriver> driver = r.driver;
+        const int first_device = devices.front();
+        r.series = [driver, first_device](const SeriesCache& plan, const Market& market) {
+            return cuda::compute_series_with_device(*driver, first_device, plan, market, nullptr);
+        };
         std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
         r.run = [driver, stats, options, devices](const SweepJob& job, const SweepOptions& sweep) {
             std::vector<cuda::CudaSweepStats> per_device;
@@ -187,6 +196,23 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         throw po::error("unknown backend '" + c.name + "' for --backend");
     }
     return r;
+}
+
+SeriesCache series_for_backend(const ResolvedBackend& backend, const StrategySpec& spec, const Market& market,
+                               std::span<const std::vector<double>> values, int threads) {
+    if (backend.name == "cpu") return SeriesCache::build(spec, market, values, threads);
+    return SeriesCache::plan(spec, market, values);
+}
+
+std::string describe_series(const SeriesCache& series, int threads) {
+    std::ostringstream out;
+    out << series.distinct_series() << " indicator series (" << series.bytes() / (1024 * 1024) << " MiB)";
+    if (series.computed()) {
+        out << " built by the reference on " << thread_count_text(threads) << " in " << series.build_seconds() << " s";
+    } else {
+        out << ", computed by the backend's indicator kernels";
+    }
+    return out.str();
 }
 
 }  // namespace btforge

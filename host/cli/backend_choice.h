@@ -44,11 +44,23 @@ struct ResolvedBackend {
     std::string name;         // cpu, emu or cuda
     std::string description;  // what actually runs
     std::function<SweepOutcome(const SweepJob&, const SweepOptions&)> run;
+    // emu and cuda: every series of a plan computed by the backend's
+    // indicator kernels, in SeriesCache order (for btforge parity).
+    std::function<std::vector<double>(const SeriesCache&, const Market&)> series;
     std::shared_ptr<cuda::CudaDriver> driver;        // cuda only
     std::shared_ptr<cuda::CudaSweepStats> cuda_stats;  // cuda only: filled by each run
 };
 
 ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& strategy, int threads);
+
+// The series cache a sweep on `backend` starts from: the cpu backend gets
+// every series computed by the reference (SeriesCache::build); emu and cuda
+// get the plan only and compute the series with the generated indicator
+// kernels themselves (Note [Series on the device]).
+SeriesCache series_for_backend(const ResolvedBackend& backend, const StrategySpec& spec, const Market& market,
+                               std::span<const std::vector<double>> values, int threads);
+// "15 indicator series (48 MiB) built on 2 threads in 0.05 s", or "... computed by the backend".
+std::string describe_series(const SeriesCache& series, int threads);
 
 std::string thread_count_text(int threads);
 

@@ -94,6 +94,11 @@ int run_bench_command(const std::vector<std::string>& args) {
     SeriesCache series = SeriesCache::build(strategy.spec, market, values, threads);
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
                  make_account_config(strategy.spec.account, market), &series};
+    // The backend starts from the plan and computes its own series, inside
+    // its end-to-end time (Note [Series on the device]).
+    SeriesCache planned = SeriesCache::plan(strategy.spec, market, values);
+    SweepJob backend_job = job;
+    backend_job.series = &planned;
 
     std::uint64_t combinations = max_combinations == 0 ? space.count() : std::min(space.count(), max_combinations);
     std::uint64_t cpu_combinations =
@@ -106,11 +111,12 @@ int run_bench_command(const std::vector<std::string>& args) {
                       ? " (CPU timed on the first " + std::to_string(cpu_combinations) + ")"
                       : std::string())
               << "\nmachine: " << cpu_model() << ", " << resolve_threads(0) << " hardware threads\n"
-              << "indicator series: " << series.distinct_series() << " built in " << series.build_seconds()
-              << " s on " << threads << " threads (not in the sweep times)" << std::endl;
+              << "indicator series for the CPU runs: " << series.distinct_series() << " built in "
+              << series.build_seconds() << " s on " << threads
+              << " threads (not in the CPU sweep times; a backend computes its own, inside its time)" << std::endl;
 
     auto timed = [&](const std::string& label, const std::function<SweepOutcome(const SweepJob&, const SweepOptions&)>& run,
-                     int run_threads, std::uint64_t n) {
+                     int run_threads, std::uint64_t n, const SweepJob& job) {
         SweepOptions sweep;
         sweep.threads = run_threads;
         sweep.rank_metric = find_metric_column("sharpe");
@@ -122,14 +128,14 @@ int run_bench_command(const std::vector<std::string>& args) {
         return Timed{label, n, outcome.seconds, outcome.top};
     };
     std::vector<Timed> runs;
-    if (!skip_single_thread) runs.push_back(timed("cpu 1 thread", &run_cpu_sweep, 1, cpu_combinations));
-    Timed cpu_all = timed("cpu " + thread_count_text(threads), &run_cpu_sweep, threads, cpu_combinations);
+    if (!skip_single_thread) runs.push_back(timed("cpu 1 thread", &run_cpu_sweep, 1, cpu_combinations, job));
+    Timed cpu_all = timed("cpu " + thread_count_text(threads), &run_cpu_sweep, threads, cpu_combinations, job);
     if (!runs.empty() && !same_rows(runs.front().top, cpu_all.top)) {
         std::cout << "FAIL: the top 10 on " << threads << " threads differs from 1 thread\n";
         return kExitFailure;
     }
     if (backend.run) {
-        Timed b = timed(backend.description, backend.run, threads, combinations);
+        Timed b = timed(backend.description, backend.run, threads, combinations, backend_job);
         double cpu_rate = cells_per_combination * static_cast<double>(cpu_combinations) / cpu_all.seconds;
         double end_to_end = cells_per_combination * static_cast<double>(combinations) / b.seconds;
         if (backend.cuda_stats) {
@@ -138,6 +144,8 @@ int run_bench_command(const std::vector<std::string>& args) {
             std::cout << "cuda kernels only: " << stats.kernel_seconds << " s, " << kernel_rate << " cells/s ("
                       << stats.chunks << " launches of up to " << stats.chunk_size << " combinations; upload "
                       << stats.upload_seconds << " s)\n"
+                      << "cuda indicators: " << stats.indicator_jobs << " series jobs on the device in "
+                      << stats.indicator_seconds << " s (inside end to end)\n"
                       << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate
                       << "x, kernels only " << kernel_rate / cpu_rate << "x\n";
         } else {

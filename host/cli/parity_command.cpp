@@ -95,7 +95,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     }
 
     ResolvedBackend resolved = resolve_backend(backend_choice, strategies.front(), threads);
-    parity::Backend backend{resolved.name, resolved.description, resolved.run};
+    parity::Backend backend{resolved.name, resolved.description, resolved.run, resolved.series};
     parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars});
     std::cout << "parity: " << backend.description << " vs cpu reference (" << thread_count_text(threads) << ")\nmarket: "
               << market.description << '\n';

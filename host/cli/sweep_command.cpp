@@ -60,15 +60,14 @@ int run_sweep_command(const std::vector<std::string>& args) {
 
     std::vector<std::vector<double>> values;
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
-    SeriesCache series = SeriesCache::build(strategy.spec, market, values, threads);
+    SeriesCache series = series_for_backend(backend, strategy.spec, market, values, threads);
 
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
                  make_account_config(strategy.spec.account, market), &series};
     std::uint64_t cells_per_combination =
         static_cast<std::uint64_t>(market.n_bars()) * static_cast<std::uint64_t>(market.n_symbols());
     std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations, market "
-              << loaded.description << "; " << series.distinct_series() << " indicator series ("
-              << series.bytes() / (1024 * 1024) << " MiB) in " << series.build_seconds() << " s\n";
+              << loaded.description << "; " << describe_series(series, threads) << "\n";
 
     install_interrupt_handler();
     std::atomic<std::uint64_t> completed{0};

@@ -16,6 +16,7 @@
 #include "host/cuda/cuda_devices.h"
 #include "host/cuda/cuda_module.h"
 #include "host/cuda/cuda_resources.h"
+#include "host/cuda/device_indicators.h"
 #include "host/cuda/kernel_image.h"
 #include "host/cuda/top_n_device.h"
 
@@ -49,7 +50,10 @@ private:
     std::size_t size_ = 0;
 };
 
-// One host array to copy to the device once.
+// Scratch of one batch of indicator jobs (Note [Indicator jobs]).
+constexpr std::size_t kIndicatorScratchBytes = std::size_t{256} << 20;
+
+// One host array to copy to the device once (host null: filled on the device).
 struct Upload {
     const void* host;
     std::size_t bytes;
@@ -213,7 +217,15 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const std::size_t u_stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
     const std::size_t u_value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
     const std::size_t u_values = resident(tables.values.data(), tables.values.size() * sizeof(double));
-    const std::size_t u_series = resident(tables.series, job.series->bytes());
+    // Note [Series on the device]; one extra slot per BREADTH series holds
+    // its per-symbol EMA rows.
+    std::optional<IndicatorJobs> indicator_jobs;
+    if (!job.series->computed()) indicator_jobs = plan_indicator_jobs(*job.series, *job.market);
+    const std::size_t series_bytes =
+        indicator_jobs ? indicator_jobs->series_slots * indicator_jobs->series_length * sizeof(double) : job.series->bytes();
+    const std::size_t u_series = resident(tables.series, series_bytes);
+    const std::size_t indicator_work =
+        indicator_jobs ? layout.add(device_indicator_work_bytes(*indicator_jobs, kIndicatorScratchBytes)) : 0;
     const std::size_t u_series_offset =
         resident(tables.series_offset.data(), tables.series_offset.size() * sizeof(long long));
     const std::size_t u_series_table = resident(tables.series_table.data(), tables.series_table.size() * sizeof(int));
@@ -252,7 +264,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
 
     const auto upload_started = Clock::now();
     for (const Upload& u : uploads) {
-        if (u.bytes == 0) continue;
+        if (u.bytes == 0 || u.host == nullptr) continue;
         driver.check(api.cuMemcpyHtoD(base + u.offset, u.host, u.bytes), "copying the sweep's inputs to the device");
     }
     stats.upload_seconds = std::chrono::duration<double>(Clock::now() - upload_started).count();
@@ -276,6 +288,13 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     launch.series = device_pointer<const double>(base, at(u_series));
     launch.series_offset = device_pointer<const long long>(base, at(u_series_offset));
     launch.series_table = device_pointer<const int>(base, at(u_series_table));
+    if (indicator_jobs) {
+        DeviceIndicatorRun run = compute_series_on_device(driver, *indicator_jobs, launch.market, base + at(u_series),
+                                                          base + indicator_work, kIndicatorScratchBytes);
+        stats.indicators_on_device = true;
+        stats.indicator_seconds = run.seconds;
+        stats.indicator_jobs = run.jobs;
+    }
 
     // Note [Top N on the device]: when it applies, each chunk returns only
     // its blocks' winners. Declared before the slots, whose streams must be

@@ -39,6 +39,9 @@ struct CudaSweepStats {
     std::string jit_log;            // what the driver's JIT said, when it compiled PTX
     double kernel_seconds = 0.0;    // sum of the kernels' own time (events), copies excluded
     double upload_seconds = 0.0;    // market, series and tables to the device, once
+    bool indicators_on_device = false;  // the series were computed by the indicator kernels
+    double indicator_seconds = 0.0;     // their kernels' time (events)
+    std::size_t indicator_jobs = 0;     // (symbol, series) jobs
     std::uint64_t chunks = 0;       // launches
     std::uint64_t chunk_size = 0;   // combinations per launch
     std::uint64_t device_bytes = 0; // allocated on the device for the sweep
@@ -69,6 +72,13 @@ public:
 // on the device]) and only they come back, to be ranked by the host's TopN;
 // otherwise every row comes back. A cancelled
 // sweep returns cancelled = true and no rows (no partial result).
+//
+// Note [Series on the device]
+// When the job's SeriesCache is only planned (SeriesCache::plan), the
+// indicator series are computed on the device by generated/
+// indicator_series.cu straight into the resident series buffer, before the
+// first chunk (stats: indicators_on_device, indicator_seconds); the host
+// never computes or copies them. A computed cache is uploaded as it is.
 // Throws CudaError (a driver call failed, with the driver's name and
 // description), ChunkPlanError (the device is too small), std::runtime_error
 // (no kernel for the strategy, unreadable --kernels file, no such device).

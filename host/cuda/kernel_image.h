@@ -23,6 +23,9 @@ std::string_view kernel_image_kind_name(KernelImageKind kind);
 
 inline constexpr unsigned kFatbinMagic = 0xBA55ED50u;
 
+// The embedded module of the indicator kernels (generated/indicator_series.cu).
+inline constexpr std::string_view kIndicatorModule = "indicators";
+
 // Note [Embedded kernels]
 // The build embeds each strategy's fatbin (${build}/kernels/<s>_sweep.fatbin,
 // cmake/BtforgeGenerated.cmake) into the binary as a const array, through a
@@ -30,7 +33,7 @@ inline constexpr unsigned kFatbinMagic = 0xBA55ED50u;
 // holds an empty table and built_with_nvcc is false. The table is read-only
 // data, 8-byte aligned, in the order of BTFORGE_STRATEGY_NAMES.
 struct EmbeddedKernel {
-    const char* strategy;
+    const char* strategy;  // a strategy's sweep kernel, or kIndicatorModule
     const unsigned char* data;
     std::size_t size;
 };

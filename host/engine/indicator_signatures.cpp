@@ -11,6 +11,8 @@ std::vector<IndicatorSignature> indicator_signatures() {
         s.name = std::string(d.name);
         for (const IndicatorParam& p : d.params) s.params.emplace_back(p.name);
         for (std::string_view o : d.outputs) s.outputs.emplace_back(o);
+        for (PriceInput input : d.inputs) s.inputs.emplace_back(price_input_name(input));
+        s.cross_symbol = d.cross_symbol;
         signatures.push_back(std::move(s));
     }
     return signatures;

@@ -6,15 +6,16 @@
 #include <exception>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "host/indicators/aligned_series.h"
 
 namespace btforge {
 
-SeriesCache::Key SeriesCache::key_for(std::size_t use, std::span<const double> parameter_values) const {
+SeriesKey SeriesCache::key_for(std::size_t use, std::span<const double> parameter_values) const {
     const IndicatorUse& u = spec_->indicators[use];
-    Key key{u.indicator, u.output, {}};
+    SeriesKey key{u.indicator, u.output, {}};
     key.args.reserve(u.args.size());
     for (const IndicatorArg& arg : u.args) {
         key.args.push_back(arg.parameter ? parameter_values[*arg.parameter] : arg.literal);
@@ -22,22 +23,23 @@ SeriesCache::Key SeriesCache::key_for(std::size_t use, std::span<const double> p
     return key;
 }
 
-SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
-                               std::span<const std::vector<double>> values_per_parameter, int threads) {
-    auto started = std::chrono::steady_clock::now();
+SeriesCache SeriesCache::plan(const StrategySpec& spec, const Market& market,
+                              std::span<const std::vector<double>> values_per_parameter) {
     SeriesCache cache;
     cache.spec_ = &spec;
-    std::vector<Key> keys;
     for (const IndicatorUse& use : spec.indicators) {
         // Odometer over the value lists of the parameters this use reads.
         std::vector<std::size_t> digit(use.args.size(), 0);
         while (true) {
-            Key key{use.indicator, use.output, {}};
+            SeriesKey key{use.indicator, use.output, {}};
             for (std::size_t a = 0; a < use.args.size(); ++a) {
                 const IndicatorArg& arg = use.args[a];
                 key.args.push_back(arg.parameter ? values_per_parameter[*arg.parameter][digit[a]] : arg.literal);
             }
-            if (cache.index_.emplace(key, keys.size()).second) keys.push_back(key);
+            if (cache.index_.emplace(key, cache.keys_.size()).second) {
+                validate_series_request(key.indicator, key.output, key.args);
+                cache.keys_.push_back(key);
+            }
             std::size_t a = 0;
             for (; a < use.args.size(); ++a) {
                 const IndicatorArg& arg = use.args[a];
@@ -49,6 +51,23 @@ SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
         }
     }
     cache.series_length_ = static_cast<std::size_t>(market.n_symbols()) * static_cast<std::size_t>(market.n_bars());
+    return cache;
+}
+
+void SeriesCache::adopt(std::vector<double> buffer, double seconds) {
+    if (buffer.size() != keys_.size() * series_length_) {
+        throw std::invalid_argument("series buffer of " + std::to_string(buffer.size()) + " values for a plan of " +
+                                    std::to_string(keys_.size()) + " series of " + std::to_string(series_length_));
+    }
+    buffer_ = std::move(buffer);
+    build_seconds_ = seconds;
+}
+
+SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
+                               std::span<const std::vector<double>> values_per_parameter, int threads) {
+    auto started = std::chrono::steady_clock::now();
+    SeriesCache cache = plan(spec, market, values_per_parameter);
+    const std::vector<SeriesKey>& keys = cache.keys_;
     cache.buffer_.resize(keys.size() * cache.series_length_);
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;

@@ -6,6 +6,7 @@
 
 #include "host/indicators/indicator_registry.h"
 #include "reference/indicators/breadth.h"
+#include "reference/indicators/own_bars.h"
 
 namespace btforge {
 namespace {
@@ -36,9 +37,8 @@ std::vector<double> per_symbol_series(const Market& market, const IndicatorDescr
         series.n = static_cast<int>(n);
         for (PriceInput input : desc.inputs) {
             std::vector<double>& dst = gathered[static_cast<std::size_t>(input)];
-            const std::vector<double>& src = price_array(market, input);
             dst.resize(n);
-            for (std::size_t i = 0; i < n; ++i) dst[i] = src[market.index(s, bars[i])];
+            gather_own_bars(price_array(market, input).data() + market.index(s, 0), bars.data(), series.n, dst.data());
             const double* data = dst.data();
             switch (input) {
                 case PriceInput::open: series.open = data; break;
@@ -53,21 +53,15 @@ std::vector<double> per_symbol_series(const Market& market, const IndicatorDescr
         for (auto& o : outs) out_ptrs.push_back(o.data());
         compute_indicator(desc, params, series, out_ptrs);
 
-        const std::vector<double>& own = outs[static_cast<std::size_t>(output_index)];
-        double held = std::numeric_limits<double>::quiet_NaN();
-        std::size_t next = 0;
-        for (int t = 0; t < market.n_bars(); ++t) {
-            if (next < n && bars[next] == t) held = own[next++];
-            result[market.index(s, t)] = held;
-        }
+        hold_across_gaps(outs[static_cast<std::size_t>(output_index)].data(), bars.data(), series.n, market.n_bars(),
+                         result.data() + market.index(s, 0));
     }
     return result;
 }
 
 }  // namespace
 
-std::vector<double> compute_aligned_series(const Market& market, std::string_view indicator, std::string_view output,
-                                           std::span<const double> params) {
+int validate_series_request(std::string_view indicator, std::string_view output, std::span<const double> params) {
     const IndicatorDescriptor* desc = find_indicator(indicator);
     if (desc == nullptr) throw std::invalid_argument("unknown indicator '" + std::string(indicator) + "'");
     const int output_index = find_output(*desc, output);
@@ -78,6 +72,13 @@ std::vector<double> compute_aligned_series(const Market& market, std::string_vie
                                     "' (outputs: " + known + ")");
     }
     validate_indicator_params(*desc, params);
+    return output_index;
+}
+
+std::vector<double> compute_aligned_series(const Market& market, std::string_view indicator, std::string_view output,
+                                           std::span<const double> params) {
+    const int output_index = validate_series_request(indicator, output, params);
+    const IndicatorDescriptor* desc = find_indicator(indicator);
     if (market.own_bars.size() != static_cast<std::size_t>(market.n_symbols())) {
         throw std::invalid_argument("market has no own_bars for every symbol");
     }

@@ -109,6 +109,17 @@ std::string param_names(const IndicatorDescriptor& desc) {
 
 }  // namespace
 
+const char* price_input_name(PriceInput input) {
+    switch (input) {
+        case PriceInput::open: return "open";
+        case PriceInput::high: return "high";
+        case PriceInput::low: return "low";
+        case PriceInput::close: return "close";
+        case PriceInput::volume: return "volume";
+    }
+    return "?";
+}
+
 std::span<const IndicatorDescriptor> indicator_catalog() {
     static const std::vector<IndicatorDescriptor> catalog = build_catalog();
     return catalog;

@@ -8,6 +8,10 @@ namespace btforge {
 
 // Price arrays an indicator reads.
 enum class PriceInput { open, high, low, close, volume };
+inline constexpr int kPriceInputs = 5;
+
+// "open", "high", "low", "close", "volume".
+const char* price_input_name(PriceInput input);
 
 struct IndicatorParam {
     std::string_view name;

@@ -12,6 +12,8 @@ struct IndicatorSignature {
     std::string name;                  // as written in specs, e.g. "BBANDS"
     std::vector<std::string> params;   // every one must be given, e.g. {"period", "k"}
     std::vector<std::string> outputs;  // the first is the default, e.g. {"upper", "middle", "lower"}
+    std::vector<std::string> inputs;   // price arrays it reads, in its kernel's argument order, e.g. {"high", "low", "close"}
+    bool cross_symbol = false;         // reads the whole market (BREADTH), not one symbol's bars
 };
 
 }  // namespace btforge

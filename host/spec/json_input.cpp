@@ -227,11 +227,16 @@ const JsonNode& JsonNode::expect_object(std::string_view expected) const {
 }
 
 const JsonNode& JsonNode::allow_only_keys(std::initializer_list<std::string_view> keys) const {
+    std::vector<std::string> owned(keys.begin(), keys.end());
+    return allow_only_keys(owned);
+}
+
+const JsonNode& JsonNode::allow_only_keys(std::span<const std::string> keys) const {
     expect_object();
     for (const auto& [key, child] : value_->items()) {
         if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
         std::string list;
-        for (std::string_view k : keys) {
+        for (const std::string& k : keys) {
             if (!list.empty()) list += ", ";
             list += k;
         }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,6 +59,7 @@ public:
     const JsonNode& expect_object(std::string_view expected = "an object") const;
     // Rejects, at the unknown key's own pointer, any key not in `keys`.
     const JsonNode& allow_only_keys(std::initializer_list<std::string_view> keys) const;
+    const JsonNode& allow_only_keys(std::span<const std::string> keys) const;
     std::optional<JsonNode> find(std::string_view key) const;
     JsonNode require(std::string_view key, std::string_view why = {}) const;
 

@@ -1,6 +1,7 @@
 #include "parity-tests/harness/parity_run.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -34,6 +35,40 @@ std::string format_error(double e) {
     return text;
 }
 
+std::string describe_key(const SeriesKey& key) {
+    std::string text = key.indicator + "(";
+    for (std::size_t a = 0; a < key.args.size(); ++a) text += (a == 0 ? "" : ", ") + format_double(key.args[a]);
+    return text + ")." + key.output;
+}
+
+SeriesComparison compare_series(const std::vector<double>& backend, const SeriesCache& reference, const Market& market) {
+    SeriesComparison c;
+    c.compared = true;
+    const std::size_t length = reference.series_length();
+    c.total = static_cast<std::uint64_t>(reference.distinct_series()) * length;
+    if (backend.size() != c.total) {
+        c.first_series = "(the backend returned " + std::to_string(backend.size()) + " values for " +
+                         std::to_string(c.total) + ")";
+        return c;
+    }
+    const double* ref = reference.data();
+    for (std::size_t i = 0; i < backend.size(); ++i) {
+        if (std::bit_cast<std::uint64_t>(backend[i]) == std::bit_cast<std::uint64_t>(ref[i]) ||
+            (std::isnan(backend[i]) && std::isnan(ref[i]))) {
+            ++c.identical;
+            continue;
+        }
+        if (c.first_bar >= 0) continue;
+        const std::size_t in_series = i % length;
+        c.first_series = describe_key(reference.keys()[i / length]);
+        c.first_symbol = static_cast<int>(in_series / static_cast<std::size_t>(market.n_bars()));
+        c.first_bar = static_cast<int>(in_series % static_cast<std::size_t>(market.n_bars()));
+        c.backend_value = backend[i];
+        c.reference_value = ref[i];
+    }
+    return c;
+}
+
 }  // namespace
 
 ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding, const ParityMarket& market,
@@ -58,6 +93,17 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
 
     SweepJob job{&binding, &spec, &space, &market.market, market.market.view(),
                  make_account_config(spec.account, market.market), &series};
+    // The backend's own series: compared with the reference's value by
+    // value, then computed again by the backend's sweep from the plan.
+    SeriesCache planned = SeriesCache::plan(spec, market.market, values);
+    SweepJob backend_job = job;
+    if (backend.series) {
+        backend_job.series = &planned;
+        const auto started = std::chrono::steady_clock::now();
+        result.series = compare_series(backend.series(planned, market.market), series, market.market);
+        result.series.backend_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    }
     SweepOptions sweep;
     sweep.threads = options.threads;
     sweep.rank_metric = find_metric_column("sharpe");
@@ -65,7 +111,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     sweep.keep_all_rows = true;
 
     SweepOutcome reference = run_cpu_sweep(job, sweep);
-    SweepOutcome tested = backend.run(job, sweep);
+    SweepOutcome tested = backend.run(backend_job, sweep);
     result.reference_seconds = reference.seconds;
     result.backend_seconds = tested.seconds;
     result.comparison = compare_rows(tested.all, reference.all);
@@ -86,6 +132,17 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
 
 std::string format_parity_table(const ParityResult& r) {
     std::ostringstream out;
+    if (r.series.compared) {
+        out << "indicator series: " << r.series.identical << "/" << r.series.total << " values bit-identical";
+        if (!r.series.passed()) {
+            out << " -- FAIL: first difference in " << r.series.first_series;
+            if (r.series.first_bar >= 0) {
+                out << ", symbol " << r.series.first_symbol << ", bar " << r.series.first_bar << ": backend "
+                    << format_double(r.series.backend_value) << ", reference " << format_double(r.series.reference_value);
+            }
+        }
+        out << '\n';
+    }
     char line[256];
     std::snprintf(line, sizeof line, "%-24s %21s %14s %12s  %s\n", "field", "bit-identical/total", "max ULP/diff",
                   "max rel err", "verdict");
@@ -148,6 +205,17 @@ nlohmann::json parity_result_json(const ParityResult& r) {
             {"distinct_series", r.distinct_series},
             {"grid", grid},
             {"seconds", {{"series", r.series_seconds}, {"reference", r.reference_seconds}, {"backend", r.backend_seconds}}},
+            {"series",
+             {{"compared", r.series.compared},
+              {"total", r.series.total},
+              {"bit_identical", r.series.identical},
+              {"first_difference",
+               r.series.passed() ? nlohmann::json(nullptr)
+                                 : nlohmann::json{{"series", r.series.first_series},
+                                                  {"symbol", r.series.first_symbol},
+                                                  {"bar", r.series.first_bar},
+                                                  {"backend", json_number(r.series.backend_value)},
+                                                  {"reference", json_number(r.series.reference_value)}}}}},
             {"fields", fields},
             {"values_compared", r.comparison.total_values()},
             {"values_bit_identical", r.comparison.identical_values()},

@@ -21,6 +21,26 @@ struct Backend {
     std::string name;         // as --backend names it: "emu"
     std::string description;  // what actually runs, for the output
     std::function<SweepOutcome(const SweepJob&, const SweepOptions&)> run;
+    // Every series of a plan by the backend's indicator kernels, in
+    // SeriesCache order; when set, the series are compared value by value
+    // and the backend's sweep computes its own series from the plan.
+    std::function<std::vector<double>(const SeriesCache&, const Market&)> series;
+};
+
+// The comparison of the backend's indicator series with the reference's.
+struct SeriesComparison {
+    bool compared = false;
+    std::uint64_t total = 0;      // values: series x symbols x bars
+    std::uint64_t identical = 0;  // bit-identical (NaN = NaN)
+    // The first value that differs, when one does.
+    std::string first_series;     // "EMA(21).value"
+    int first_symbol = -1;
+    int first_bar = -1;
+    double backend_value = 0.0;
+    double reference_value = 0.0;
+    double backend_seconds = 0.0;
+
+    bool passed() const { return identical == total; }
 };
 
 struct ParityRunOptions {
@@ -43,6 +63,7 @@ struct ParityResult {
     double series_seconds = 0.0;
     double reference_seconds = 0.0;
     double backend_seconds = 0.0;
+    SeriesComparison series;
     Comparison comparison;
     // The top rows by sharpe, ranked by each side: same ids, same order.
     std::size_t top_compared = 0;
@@ -51,7 +72,7 @@ struct ParityResult {
     // when none), as `btforge replay --set` takes them.
     std::vector<std::string> first_divergence_assignments;
 
-    bool passed() const { return comparison.passed() && top_identical; }
+    bool passed() const { return series.passed() && comparison.passed() && top_identical; }
 };
 
 // Runs the reference (run_cpu_sweep, every row kept) and `backend` on the

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "host/backends/emu/emu_indicators.h"
 #include "host/backends/emu/emu_kernels.h"
 #include "host/backends/launch_tables.h"
 
@@ -30,7 +31,12 @@ SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options) {
         throw std::runtime_error("generated/ has no sweep kernel for strategy '" + job.spec->name +
                                  "' (generated: " + known + "); add it to spec/generator.json and regenerate");
     }
-    const LaunchTables tables = build_launch_tables(job);
+    LaunchTables tables = build_launch_tables(job);
+    std::vector<double> own_series;
+    if (!job.series->computed()) {
+        own_series = emu_compute_series(*job.series, *job.market, options.threads);
+        tables.series = own_series.data();
+    }
 
     return run_sweep_in_blocks(job, options, kChunk,
                                [&job, &tables, kernel](std::uint64_t begin, std::uint64_t end, ResultRow* out) {

@@ -15,7 +15,9 @@ bool emu_supports(const std::string& strategy);
 // cancellation), and, since every combination is still a pure function of
 // its id (Note [Thread-count independence]), bit-identical results for any
 // thread count. Throws std::runtime_error when generated/ has no kernel for
-// the job's strategy.
+// the job's strategy. When the job's series are only planned
+// (SeriesCache::computed() false), the generated indicator kernels compute
+// them first (emu_compute_series), as the CUDA backend does on the device.
 SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options);
 
 }  // namespace btforge

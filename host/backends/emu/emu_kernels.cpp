@@ -29,6 +29,12 @@
 #define BOOST_PP_FILENAME_1 "host/backends/emu/emu_kernel_include.h"
 #include BOOST_PP_ITERATE()
 
+#include "indicator_series.cu"
+
+#include <mutex>
+#include <thread>
+#include <vector>
+
 #include "host/backends/emu/emu_kernels.h"
 
 namespace btforge::emu {
@@ -50,7 +56,10 @@ EmuKernel find_emu_kernel(std::string_view strategy) {
     return nullptr;
 }
 
-void emu_launch(EmuKernel kernel, const device::SweepLaunch& launch, unsigned grid, unsigned block) {
+namespace {
+
+template <typename Launch>
+void run_blocks(void (*kernel)(Launch), const Launch& launch, unsigned grid, unsigned block) {
     gridDim = {grid, 1, 1};
     blockDim = {block, 1, 1};
     for (unsigned b = 0; b < grid; ++b) {
@@ -60,6 +69,46 @@ void emu_launch(EmuKernel kernel, const device::SweepLaunch& launch, unsigned gr
             kernel(launch);
         }
     }
+}
+
+}  // namespace
+
+void emu_launch(EmuKernel kernel, const device::SweepLaunch& launch, unsigned grid, unsigned block) {
+    run_blocks(kernel, launch, grid, block);
+}
+
+void emu_launch(EmuIndicatorKernel kernel, const device::IndicatorLaunch& launch, unsigned grid, unsigned block) {
+    run_blocks(kernel, launch, grid, block);
+}
+
+EmuIndicatorKernels emu_indicator_kernels() {
+    return EmuIndicatorKernels{&btforge_gather_own_bars, &btforge_indicator_series, &btforge_breadth_series};
+}
+
+void emu_launch_cooperative(EmuIndicatorKernel kernel, const device::IndicatorLaunch& launch, unsigned grid_x,
+                            unsigned grid_y, unsigned block) {
+    static std::mutex one_at_a_time;
+    std::lock_guard lock(one_at_a_time);
+    std::barrier<> barrier(static_cast<std::ptrdiff_t>(block));
+    auto simulated_thread = [&](unsigned t) {
+        btforge_emu_block_barrier = &barrier;
+        gridDim = {grid_x, grid_y, 1};
+        blockDim = {block, 1, 1};
+        threadIdx = {t, 0, 0};
+        for (unsigned y = 0; y < grid_y; ++y) {
+            for (unsigned x = 0; x < grid_x; ++x) {
+                blockIdx = {x, y, 0};
+                kernel(launch);
+                // The next block reuses the __shared__ statics.
+                barrier.arrive_and_wait();
+            }
+        }
+        btforge_emu_block_barrier = nullptr;
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(block);
+    for (unsigned t = 0; t < block; ++t) threads.emplace_back(simulated_thread, t);
+    for (std::thread& thread : threads) thread.join();
 }
 
 }  // namespace btforge::emu

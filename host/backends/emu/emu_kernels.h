@@ -20,9 +20,25 @@ std::span<const EmuKernelEntry> emu_kernels();
 // nullptr when generated/ has no kernel for `strategy`.
 EmuKernel find_emu_kernel(std::string_view strategy);
 
+// The indicator kernels of generated/indicator_series.cu compiled for the host.
+using EmuIndicatorKernel = void (*)(device::IndicatorLaunch);
+struct EmuIndicatorKernels {
+    EmuIndicatorKernel gather_own_bars;
+    EmuIndicatorKernel indicator_series;
+    EmuIndicatorKernel breadth_series;  // cooperates: emu_launch_cooperative only
+};
+EmuIndicatorKernels emu_indicator_kernels();
+
 // Runs `kernel` as a CUDA launch of `grid` blocks of `block` threads would,
 // one simulated thread after the other on the calling thread; several host
 // threads may launch at once (the coordinates are thread_local).
 void emu_launch(EmuKernel kernel, const device::SweepLaunch& launch, unsigned grid, unsigned block);
+void emu_launch(EmuIndicatorKernel kernel, const device::IndicatorLaunch& launch, unsigned grid, unsigned block);
+
+// Runs a kernel whose blocks cooperate (Note [Emu blocks that cooperate]):
+// `block` host threads, each one simulated thread of every block in turn,
+// blocks in order (x fastest), with a barrier between blocks.
+void emu_launch_cooperative(EmuIndicatorKernel kernel, const device::IndicatorLaunch& launch, unsigned grid_x,
+                            unsigned grid_y, unsigned block);
 
 }  // namespace btforge::emu

@@ -19,6 +19,8 @@
 // them before every simulated CUDA thread. Include it only before the
 // generated sources, in emu_kernels.cpp: nothing else sees these names.
 
+#include <atomic>
+#include <barrier>
 #include <cmath>
 #include <limits>
 
@@ -52,3 +54,18 @@ inline thread_local BtforgeEmuDim3 threadIdx{0, 0, 0};
 inline thread_local BtforgeEmuDim3 blockIdx{0, 0, 0};
 inline thread_local BtforgeEmuDim3 blockDim{1, 1, 1};
 inline thread_local BtforgeEmuDim3 gridDim{1, 1, 1};
+
+// Note [Emu blocks that cooperate]
+// A kernel that shares memory inside a block (the breadth kernel of
+// indicator_series.cu) runs under emu_launch_cooperative: every simulated
+// thread of a block is a real host thread, __syncthreads() is a std::barrier,
+// a __shared__ variable is a function-local static (one per kernel: only one
+// cooperative launch runs at a time, emu_launch_cooperative holds a lock), and
+// atomicAdd is a real atomic. Kernels without these run one thread after the
+// other as before.
+#define __shared__ static
+inline thread_local std::barrier<>* btforge_emu_block_barrier = nullptr;
+inline void __syncthreads() {
+    if (btforge_emu_block_barrier != nullptr) btforge_emu_block_barrier->arrive_and_wait();
+}
+inline int atomicAdd(int* address, int value) { return std::atomic_ref<int>(*address).fetch_add(value); }

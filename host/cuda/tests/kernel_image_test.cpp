@@ -34,16 +34,18 @@ std::filesystem::path write_temp(const std::string& name, const std::vector<unsi
 
 }  // namespace
 
-TEST_CASE("embedded kernels: one fatbin per generated strategy, byte for byte the build's") {
+TEST_CASE("embedded kernels: one fatbin per generated strategy and one of indicators, byte for byte the build's") {
     const EmbeddedKernelBuild& build = embedded_kernel_build();
     CHECK(build.block_size == 128);
 #if BTFORGE_EXPECT_EMBEDDED_KERNELS
     REQUIRE(build.built_with_nvcc);
     CHECK(std::string(build.cuda_version).find('.') != std::string::npos);
     CHECK(std::string(build.architectures).find("sm_80") != std::string::npos);
-    CHECK(embedded_kernels().size() == kStrategies.size());
+    CHECK(embedded_kernels().size() == kStrategies.size() + 1);
     const char* binary_dir = std::getenv("BTFORGE_BINARY_DIR");
-    for (const std::string& strategy : kStrategies) {
+    std::vector<std::string> modules = kStrategies;
+    modules.emplace_back(kIndicatorModule);
+    for (const std::string& strategy : modules) {
         CAPTURE(strategy);
         std::optional<std::span<const unsigned char>> image = embedded_kernel_image(strategy);
         REQUIRE(image.has_value());
@@ -56,7 +58,8 @@ TEST_CASE("embedded kernels: one fatbin per generated strategy, byte for byte th
         CHECK((*image)[3] == 0xba);
         CHECK(classify_kernel_image(*image) == KernelImageKind::fatbin);
         if (binary_dir != nullptr) {
-            KernelFile file = load_kernel_file(std::filesystem::path(binary_dir) / "kernels" / (strategy + "_sweep.fatbin"));
+            const std::string stem = strategy == kIndicatorModule ? "indicator_series" : strategy + "_sweep";
+            KernelFile file = load_kernel_file(std::filesystem::path(binary_dir) / "kernels" / (stem + ".fatbin"));
             CHECK(file.kind == KernelImageKind::fatbin);
             CHECK(std::equal(image->begin(), image->end(), file.bytes.begin(), file.bytes.end()));
         }

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <vector>
+
+#include "host/data/market.h"
+#include "host/engine/series_cache.h"
+
+namespace btforge {
+
+// Every series of `plan` computed by the generated indicator kernels
+// compiled for the host (Note [Emu shim]), launched as the CUDA backend
+// launches them (Note [Indicator launches]); the buffer SeriesCache::adopt
+// takes. `threads` host threads run the series jobs.
+std::vector<double> emu_compute_series(const SeriesCache& plan, const Market& market, int threads);
+
+}  // namespace btforge

@@ -71,6 +71,10 @@ foreach(i RANGE ${last_arch})
   list(APPEND gencode -gencode arch=${virtual_arch},code=${arch})
 endforeach()
 list(APPEND gencode -gencode arch=${ptx_arch},code=${ptx_arch})
+string(JSON max_spill_bytes ERROR_VARIABLE no_spill_allowance GET "${generator_json}" cuda max_spill_bytes)
+if(no_spill_allowance)
+  set(max_spill_bytes 0)
+endif()
 
 # Every kernel module the binary embeds: one per strategy (named after it)
 # and "indicators"; BTFORGE_KERNEL_MODULES and BTFORGE_KERNEL_FATBINS pair up.
@@ -83,7 +87,8 @@ foreach(source IN LISTS kernel_sources)
   add_custom_command(
     OUTPUT ${fatbin}
     COMMAND ${CMAKE_COMMAND} -DNVCC=${BTFORGE_NVCC} -DSOURCE=${source}
-            -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" -P ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
+            -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" -DMAX_SPILL_BYTES=${max_spill_bytes}
+            -P ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
     DEPENDS ${source} ${BTFORGE_GENERATED_DIR}/btforge_device.cuh
             ${BTFORGE_GENERATED_DIR}/btforge_layout.h btforge_generate ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
     COMMENT "nvcc: ${stem}.cu -> fatbin (cubins${cuda_archs}, PTX ${ptx_arch}, --fmad=false)"

@@ -86,12 +86,15 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
     }
 
     JsonNode cuda = top.require("cuda");
-    cuda.expect_object().allow_only_keys({"architectures", "ptx", "max_threads_per_block", "min_blocks_per_multiprocessor"});
+    cuda.expect_object().allow_only_keys(
+        {"architectures", "ptx", "max_threads_per_block", "min_blocks_per_multiprocessor", "max_spill_bytes"});
     config.cuda.architectures = string_list(cuda.require("architectures"));
     config.cuda.ptx = cuda.require("ptx").as_string();
     config.cuda.max_threads_per_block = static_cast<int>(cuda.require("max_threads_per_block").as_unsigned());
     config.cuda.min_blocks_per_multiprocessor =
         static_cast<int>(cuda.require("min_blocks_per_multiprocessor").as_unsigned());
+    // Read by the build (cmake/CompileFatbin.cmake), validated here.
+    if (std::optional<JsonNode> spill = cuda.find("max_spill_bytes")) spill->as_unsigned();
     return config;
 }
 

@@ -179,6 +179,8 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
             *stats = per_device.front();
             for (const cuda::CudaSweepStats& d : per_device) {
                 stats->kernel_seconds = std::max(stats->kernel_seconds, d.kernel_seconds);
+                stats->setup_seconds = std::max(stats->setup_seconds, d.setup_seconds);
+                stats->indicator_seconds = std::max(stats->indicator_seconds, d.indicator_seconds);
             }
             stats->chunks = 0;
             for (const cuda::CudaSweepStats& d : per_device) stats->chunks += d.chunks;

@@ -146,6 +146,8 @@ int run_bench_command(const std::vector<std::string>& args) {
                       << stats.upload_seconds << " s)\n"
                       << "cuda indicators: " << stats.indicator_jobs << " series jobs on the device in "
                       << stats.indicator_seconds << " s (inside end to end)\n"
+                      << "cuda setup (context, module, uploads, indicators; the slowest device): "
+                      << stats.setup_seconds << " s\n"
                       << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate
                       << "x, kernels only " << kernel_rate / cpu_rate << "x\n";
         } else {

@@ -314,6 +314,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // Kernels of the two slots may run at the same time, so their durations
     // do not add up: the kernel-only time is the length of the union of the
     // [start, stop] intervals, all measured from one origin event.
+    stats.setup_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     Event origin(driver);
     origin.record(slots[0]->stream);
     slots[0]->stream.synchronize("recording the timing origin");

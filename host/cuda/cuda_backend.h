@@ -39,6 +39,7 @@ struct CudaSweepStats {
     std::string jit_log;            // what the driver's JIT said, when it compiled PTX
     double kernel_seconds = 0.0;    // sum of the kernels' own time (events), copies excluded
     double upload_seconds = 0.0;    // market, series and tables to the device, once
+    double setup_seconds = 0.0;     // from the call to the first chunk: context, module, uploads, indicators
     bool indicators_on_device = false;  // the series were computed by the indicator kernels
     double indicator_seconds = 0.0;     // their kernels' time (events)
     std::size_t indicator_jobs = 0;     // (symbol, series) jobs

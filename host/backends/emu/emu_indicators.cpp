@@ -17,7 +17,8 @@ namespace {
 
 // Scratch of one worker's batch of series jobs.
 constexpr std::size_t kScratchBytesPerWorker = std::size_t{64} << 20;
-constexpr unsigned kSeriesBlock = 64;
+constexpr unsigned kGatherBlock = 64;
+constexpr unsigned kSeriesBlock = 1;  // Note [One series job per warp] (host/cuda/device_indicators.cpp)
 
 unsigned blocks_for(std::size_t threads, unsigned block) {
     return static_cast<unsigned>((threads + block - 1) / block);
@@ -42,7 +43,7 @@ std::vector<double> emu_compute_series(const SeriesCache& plan, const Market& ma
 
     const std::size_t gather_threads = static_cast<std::size_t>(jobs.n_symbols) * device::kPriceArrays *
                                        ((static_cast<std::size_t>(jobs.n_bars) + device::kGatherChunk - 1) / device::kGatherChunk);
-    emu::emu_launch(kernels.gather_own_bars, launch, blocks_for(gather_threads, kSeriesBlock), kSeriesBlock);
+    emu::emu_launch(kernels.gather_own_bars, launch, blocks_for(gather_threads, kGatherBlock), kGatherBlock);
 
     // Series jobs write disjoint rows, so batches run on several threads.
     const auto batches = jobs.batches(kScratchBytesPerWorker);

@@ -116,13 +116,13 @@ int run_bench_command(const std::vector<std::string>& args) {
               << " threads (not in the CPU sweep times; a backend computes its own, inside its time)" << std::endl;
 
     auto timed = [&](const std::string& label, const std::function<SweepOutcome(const SweepJob&, const SweepOptions&)>& run,
-                     int run_threads, std::uint64_t n, const SweepJob& job) {
+                     int run_threads, std::uint64_t n, const SweepJob& sweep_job) {
         SweepOptions sweep;
         sweep.threads = run_threads;
         sweep.rank_metric = find_metric_column("sharpe");
         sweep.top_n = 10;
         sweep.max_combinations = n;
-        SweepOutcome outcome = run(job, sweep);
+        SweepOutcome outcome = run(sweep_job, sweep);
         double cells = cells_per_combination * static_cast<double>(n);
         std::cout << label << ": " << outcome.seconds << " s, " << cells / outcome.seconds << " cells/s" << std::endl;
         return Timed{label, n, outcome.seconds, outcome.top};

@@ -353,10 +353,12 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         // Take the next chunk only now that a slot is free: a device that
         // started first must not hoard chunks another could run (Note
         // [Several GPUs]).
-        const std::uint64_t begin = next.fetch_add(plan.chunk);
-        if (begin >= outcome.combinations) break;
+        std::uint64_t begin = 0;
+        const std::uint64_t size =
+            take_guided_chunk(next, outcome.combinations, plan.chunk, block, cuda.sharing_devices, &begin);
+        if (size == 0) break;
         slot.begin = begin;
-        slot.count = std::min<std::uint64_t>(plan.chunk, outcome.combinations - begin);
+        slot.count = size;
         unsigned long long* ids = slot.ids.as<unsigned long long>();
         for (std::uint64_t i = 0; i < slot.count; ++i) ids[i] = job.space->combination_id(slot.begin + i);
         driver.check(api.cuMemcpyHtoDAsync(slot.device_ids, ids, slot.count * sizeof(unsigned long long),
@@ -435,17 +437,18 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     std::vector<SweepOutcome> outcomes(devices.size());
     std::vector<CudaSweepStats> device_stats(devices.size());
     std::vector<std::exception_ptr> failures(devices.size());
+    std::vector<double> results_in(devices.size(), 0.0);  // seconds from `started`
     std::vector<std::thread> threads;
     for (std::size_t d = 0; d < devices.size(); ++d) {
         threads.emplace_back([&, d] {
             try {
+                const double began = std::chrono::duration<double>(Clock::now() - started).count();
                 CudaRunOptions mine = cuda;
                 mine.device = devices[d];
                 mine.shared_next = &shared_next;
-                // Enough chunks (about 8 per device) that the devices finish together.
-                const std::uint64_t balanced = job.space->count() / (8 * devices.size());
-                mine.max_chunk = std::min(cuda.max_chunk, std::max<std::uint64_t>(balanced, 16384));
+                mine.sharing_devices = static_cast<unsigned>(devices.size());
                 outcomes[d] = run_cuda_sweep(driver, job, options, mine, &device_stats[d]);
+                results_in[d] = began + outcomes[d].seconds;
             } catch (...) {
                 failures[d] = std::current_exception();
             }
@@ -455,6 +458,7 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     for (const std::exception_ptr& failure : failures) {
         if (failure) std::rethrow_exception(failure);
     }
+    const auto merge_started = Clock::now();
     SweepOutcome merged;
     merged.combinations = outcomes.front().combinations;
     merged.threads = static_cast<int>(devices.size());
@@ -464,7 +468,9 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
         for (const ResultRow& row : o.top) top.offer(row);
     }
     if (!merged.cancelled) merged.top = top.sorted();
-    merged.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    // Note [Several GPUs]: when the last device's results were in, plus the merge.
+    merged.seconds = *std::max_element(results_in.begin(), results_in.end()) +
+                     std::chrono::duration<double>(Clock::now() - merge_started).count();
     if (stats != nullptr) *stats = std::move(device_stats);
     return merged;
 }

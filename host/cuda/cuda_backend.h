@@ -26,6 +26,8 @@ struct CudaRunOptions {
     // Several GPUs (Note [Several GPUs]): chunks are taken from this shared
     // counter of ordinals instead of a private one. Null for one GPU.
     std::atomic<std::uint64_t>* shared_next = nullptr;
+    // How many devices take from shared_next (Note [Guided chunks]).
+    unsigned sharing_devices = 1;
 };
 
 // What ran, for the report and `btforge bench`.
@@ -86,17 +88,28 @@ public:
 SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
                             const CudaRunOptions& cuda, CudaSweepStats* stats = nullptr);
 
-// The same, opening the driver first; throws CudaUnavailable without one.
 // Note [Several GPUs]
 // One host thread per device, each with its context, streams and a copy of
 // the resident data, takes chunks from one shared counter of ordinals, so a
 // slower device simply takes fewer chunks. Each returns its own top N by the
 // total order of Note [Deterministic ranking]; merging them gives the top N
 // one GPU would give. Every row (keep_all_rows) is kept only on one GPU.
+// The sweep's time ends when the last device has its results (its own
+// SweepOutcome::seconds, counted from the common start) plus the merge, as a
+// single device's ends when its results are in: freeing device memory and
+// contexts afterwards is in neither.
+//
+// Note [Guided chunks]
+// A device takes min(its planned chunk, remaining / (2 x sharing devices))
+// ordinals, but at least kMinGuidedChunk (16384: 128 blocks, about one per
+// SM), so chunks shrink as the sweep nears its end and the devices finish
+// together; one device alone behaves the same way.
 SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
                                  const CudaRunOptions& cuda, const std::vector<int>& devices,
                                  std::vector<CudaSweepStats>* stats = nullptr);
 
+// The same as run_cuda_sweep above, opening the driver first; throws
+// CudaUnavailable without one.
 SweepOutcome run_cuda_sweep(const SweepJob& job, const SweepOptions& options, const CudaRunOptions& cuda,
                             CudaSweepStats* stats = nullptr);
 

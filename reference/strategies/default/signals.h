@@ -11,22 +11,31 @@ namespace btforge {
 // -1 short, 0 none. No signal while any series the mode reads is NaN (before
 // its lookback), and none at bar 0 of a crossover (no previous bar).
 // `i` is the aligned index of (symbol, t), `prev` that of (symbol, t - 1).
+// Note [Cheapest rejection first]
+// The trend signal is 0 unless every input is a number, ADX clears adx_min
+// and the EMAs cross; with RSI and breadth it picks the side. It tests the
+// rarest-to-pass conditions first and reads RSI and breadth only after a
+// cross. That returns the same value as testing every input for NaN up
+// front: a comparison with NaN is false, so a cross implies that the four
+// EMA values are numbers, and ADX, RSI and breadth are tested for NaN
+// explicitly. Most bars are rejected after two or five loads instead of
+// seven.
 BT_KERNEL inline int trend_signal(const DefaultSeries& s, const DefaultParams& p, int i, int prev) {
+    double adx = s.adx[i];
+    if (std::isnan(adx) || adx < p.adx_min) return 0;
     double fast = s.ema_fast[i];
     double slow = s.ema_slow[i];
     double fast_prev = s.ema_fast[prev];
     double slow_prev = s.ema_slow[prev];
+    int cross = 0;
+    if (fast > slow && fast_prev <= slow_prev) cross = 1;
+    if (fast < slow && fast_prev >= slow_prev) cross = -1;
+    if (cross == 0) return 0;
     double rsi = s.rsi[i];
-    double adx = s.adx[i];
     double breadth = s.breadth[i];
-    if (std::isnan(fast) || std::isnan(slow) || std::isnan(fast_prev) || std::isnan(slow_prev) || std::isnan(rsi) ||
-        std::isnan(adx) || std::isnan(breadth)) {
-        return 0;
-    }
-    if (adx < p.adx_min) return 0;
-    if (fast > slow && fast_prev <= slow_prev && rsi < p.rsi_max_long && breadth >= p.breadth_min) return 1;
-    if (fast < slow && fast_prev >= slow_prev && rsi > p.rsi_min_short && breadth <= 1.0 - p.breadth_min) return -1;
-    return 0;
+    if (std::isnan(rsi) || std::isnan(breadth)) return 0;
+    if (cross > 0) return rsi < p.rsi_max_long && breadth >= p.breadth_min ? 1 : 0;
+    return rsi > p.rsi_min_short && breadth <= 1.0 - p.breadth_min ? -1 : 0;
 }
 
 BT_KERNEL inline int mean_reversion_signal(const DefaultSeries& s, const DefaultParams& p, int i, double close) {

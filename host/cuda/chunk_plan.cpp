@@ -40,22 +40,4 @@ ChunkPlan plan_chunks(const ChunkPlanInput& in) {
     return plan;
 }
 
-std::uint64_t take_guided_chunk(std::atomic<std::uint64_t>& next, std::uint64_t total, std::uint64_t max_chunk,
-                                std::uint64_t granularity, unsigned sharing_devices, std::uint64_t* begin) {
-    granularity = std::max<std::uint64_t>(granularity, 1);
-    std::uint64_t at = next.load();
-    while (at < total) {
-        const std::uint64_t remaining = total - at;
-        std::uint64_t size = remaining / (2 * std::uint64_t{std::max(1u, sharing_devices)});
-        size = std::max(size, kMinGuidedChunk);
-        size = (size + granularity - 1) / granularity * granularity;
-        size = std::min({size, std::max(max_chunk, granularity), remaining});
-        if (next.compare_exchange_weak(at, at + size)) {
-            *begin = at;
-            return size;
-        }
-    }
-    return 0;
-}
-
 }  // namespace btforge::cuda

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -43,16 +42,5 @@ public:
 // Pure: no device involved. Throws ChunkPlanError when even the smallest
 // chunk does not fit, std::invalid_argument on inconsistent input.
 ChunkPlan plan_chunks(const ChunkPlanInput& input);
-
-// Note [Guided chunks] (cuda_backend.h): the smallest chunk a device takes
-// while at least that much is left.
-inline constexpr std::uint64_t kMinGuidedChunk = 16384;
-
-// Takes the next chunk of [0, total) from `next`, shared by
-// `sharing_devices` devices: its first ordinal in *begin and its size, a
-// multiple of granularity except for the last, at most max_chunk; 0 when
-// nothing is left. Safe to call from several threads.
-std::uint64_t take_guided_chunk(std::atomic<std::uint64_t>& next, std::uint64_t total, std::uint64_t max_chunk,
-                                std::uint64_t granularity, unsigned sharing_devices, std::uint64_t* begin);
 
 }  // namespace btforge::cuda

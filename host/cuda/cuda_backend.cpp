@@ -353,12 +353,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         // Take the next chunk only now that a slot is free: a device that
         // started first must not hoard chunks another could run (Note
         // [Several GPUs]).
-        std::uint64_t begin = 0;
-        const std::uint64_t size =
-            take_guided_chunk(next, outcome.combinations, plan.chunk, block, cuda.sharing_devices, &begin);
-        if (size == 0) break;
+        const std::uint64_t begin = next.fetch_add(plan.chunk);
+        if (begin >= outcome.combinations) break;
         slot.begin = begin;
-        slot.count = size;
+        slot.count = std::min<std::uint64_t>(plan.chunk, outcome.combinations - begin);
         unsigned long long* ids = slot.ids.as<unsigned long long>();
         for (std::uint64_t i = 0; i < slot.count; ++i) ids[i] = job.space->combination_id(slot.begin + i);
         driver.check(api.cuMemcpyHtoDAsync(slot.device_ids, ids, slot.count * sizeof(unsigned long long),
@@ -446,7 +444,9 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
                 CudaRunOptions mine = cuda;
                 mine.device = devices[d];
                 mine.shared_next = &shared_next;
-                mine.sharing_devices = static_cast<unsigned>(devices.size());
+                // Note [Chunks for several GPUs]
+                const std::uint64_t balanced = job.space->count() / (8 * devices.size());
+                mine.max_chunk = std::min(cuda.max_chunk, std::max<std::uint64_t>(balanced, 65536));
                 outcomes[d] = run_cuda_sweep(driver, job, options, mine, &device_stats[d]);
                 results_in[d] = began + outcomes[d].seconds;
             } catch (...) {

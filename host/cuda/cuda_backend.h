@@ -26,8 +26,6 @@ struct CudaRunOptions {
     // Several GPUs (Note [Several GPUs]): chunks are taken from this shared
     // counter of ordinals instead of a private one. Null for one GPU.
     std::atomic<std::uint64_t>* shared_next = nullptr;
-    // How many devices take from shared_next (Note [Guided chunks]).
-    unsigned sharing_devices = 1;
 };
 
 // What ran, for the report and `btforge bench`.
@@ -99,11 +97,13 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
 // single device's ends when its results are in: freeing device memory and
 // contexts afterwards is in neither.
 //
-// Note [Guided chunks]
-// A device takes min(its planned chunk, remaining / (2 x sharing devices))
-// ordinals, but at least kMinGuidedChunk (16384: 128 blocks, about one per
-// SM), so chunks shrink as the sweep nears its end and the devices finish
-// together; one device alone behaves the same way.
+// Note [Chunks for several GPUs]
+// Each device takes chunks of about 1/8 of its share (at least 65536
+// combinations, 512 blocks: about one full wave of an H100 at 4 blocks per
+// SM), so the devices finish within a chunk of each other. Chunks that shrink
+// towards the end (remaining / (2 x devices), down to 16384) were measured
+// and rejected: on 2 x H200 their small last launches left most SMs idle and
+// the kernels took 2.79-2.83 s instead of 2.58-2.61 s (docs/PERFORMANCE.md).
 SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
                                  const CudaRunOptions& cuda, const std::vector<int>& devices,
                                  std::vector<CudaSweepStats>* stats = nullptr);

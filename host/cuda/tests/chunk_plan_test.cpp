@@ -1,8 +1,5 @@
-#include <atomic>
 #include <stdexcept>
 #include <string>
-#include <thread>
-#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -85,51 +82,4 @@ TEST_CASE("chunk plan: nothing to run, and inconsistent input") {
     ChunkPlanInput no_size = input(80ull * 1024 * kMiB, 10);
     no_size.bytes_per_combination = 0;
     CHECK_THROWS_AS(plan_chunks(no_size), std::invalid_argument);
-}
-
-TEST_CASE("guided chunks: shrink towards the end, cover every ordinal once, never below the minimum") {
-    std::atomic<std::uint64_t> next{0};
-    const std::uint64_t total = 1'048'576;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> taken;
-    std::uint64_t begin = 0;
-    while (std::uint64_t size = take_guided_chunk(next, total, 262144, 128, 2, &begin)) taken.emplace_back(begin, size);
-    REQUIRE(!taken.empty());
-    CHECK(taken.front() == std::pair<std::uint64_t, std::uint64_t>{0, 262144});  // capped by max_chunk
-    std::uint64_t covered = 0;
-    for (std::size_t i = 0; i < taken.size(); ++i) {
-        CAPTURE(i);
-        CHECK(taken[i].first == covered);
-        covered += taken[i].second;
-        if (i > 0) CHECK(taken[i].second <= taken[i - 1].second);
-        if (i + 1 < taken.size()) {
-            CHECK(taken[i].second % 128 == 0);
-            CHECK(taken[i].second >= kMinGuidedChunk);
-        }
-    }
-    CHECK(covered == total);
-    // remaining / (2 x 2 devices) once below the cap.
-    CHECK(taken[1] == std::pair<std::uint64_t, std::uint64_t>{262144, 196608});
-    CHECK(taken[2] == std::pair<std::uint64_t, std::uint64_t>{458752, 147456});
-    CHECK(take_guided_chunk(next, total, 262144, 128, 2, &begin) == 0);
-}
-
-TEST_CASE("guided chunks: a short sweep is one chunk; threads never take the same ordinal") {
-    std::atomic<std::uint64_t> next{0};
-    std::uint64_t begin = 99;
-    CHECK(take_guided_chunk(next, 1000, 262144, 128, 1, &begin) == 1000);
-    CHECK(begin == 0);
-    CHECK(take_guided_chunk(next, 1000, 262144, 128, 1, &begin) == 0);
-
-    std::atomic<std::uint64_t> shared{0};
-    const std::uint64_t total = 5'000'000;
-    std::vector<std::uint64_t> sums(4, 0);
-    std::vector<std::thread> threads;
-    for (int t = 0; t < 4; ++t) {
-        threads.emplace_back([&, t] {
-            std::uint64_t b = 0;
-            while (std::uint64_t size = take_guided_chunk(shared, total, 65536, 128, 4, &b)) sums[t] += size;
-        });
-    }
-    for (std::thread& thread : threads) thread.join();
-    CHECK(sums[0] + sums[1] + sums[2] + sums[3] == total);
 }

@@ -1,5 +1,7 @@
 #include "generator/indicator_kernel_emitter.h"
 
+#include <cctype>
+
 #include "generator/template_renderer.h"
 
 namespace btforge::gen {
@@ -53,18 +55,28 @@ std::string call_arguments(const Entity& function, const IndicatorTarget& target
     args.push_back("n");
     for (std::size_t i = 0; i < sig.params.size(); ++i) {
         const Parameter& p = params[k++];
-        if ((p.type != "int" && p.type != "double") || p.name != sig.params[i]) {
-            throw mismatch("argument '" + p.type + " " + p.name + "' should be the parameter '" + sig.params[i] +
-                           "' (int or double)");
+        // A whole-number parameter (a period) is an int; any other a double,
+        // so that k = 1.5 is never truncated.
+        const bool integer = i < sig.integer_params.size() && sig.integer_params[i];
+        const std::string type = integer ? "int" : "double";
+        if (p.type != type || p.name != sig.params[i]) {
+            throw mismatch("argument '" + p.type + " " + p.name + "' should be the parameter '" + type + " " +
+                           sig.params[i] + "'");
         }
         std::string arg = "job.args[" + std::to_string(i) + "]";
         args.push_back(p.type == "int" ? "static_cast<int>(" + arg + ")" : arg);
     }
     for (std::size_t i = 0; i < sig.outputs.size(); ++i) {
         const Parameter& p = params[k++];
-        if (p.type != "double *") {
-            throw mismatch("argument '" + p.type + " " + p.name + "' should be the output '" + sig.outputs[i] +
-                           "' (double *)");
+        // Outputs go by position, so with several of them each must be named
+        // after its catalog output (`upper`, `out_slowk`, `macd_signal`): a
+        // swapped pair would otherwise reach the wrong series.
+        const std::string& o = sig.outputs[i];
+        std::string prefix;
+        for (char c : sig.name) prefix += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const bool named = sig.outputs.size() == 1 || p.name == o || p.name == "out_" + o || p.name == prefix + "_" + o;
+        if (p.type != "double *" || !named) {
+            throw mismatch("argument '" + p.type + " " + p.name + "' should be the output 'double * " + o + "'");
         }
         args.push_back("out[" + std::to_string(i) + "]");
     }

@@ -333,7 +333,19 @@ TEST_CASE("emitters: indicator kernels call each reference function with its inp
         config.indicators[0].function = "btforge::ema_compute";
         config.indicators[0].signature.params = {"length"};
         CHECK_THROWS_WITH_AS(emit_indicator_kernels(context),
-                             doctest::Contains("argument 'int period' should be the parameter 'length'"),
+                             doctest::Contains("argument 'int period' should be the parameter 'int length'"),
+                             std::runtime_error);
+    }
+    SUBCASE("outputs in the wrong order") {
+        std::swap(config.indicators[11].signature.outputs[0], config.indicators[11].signature.outputs[1]);  // STOCH
+        CHECK_THROWS_WITH_AS(emit_indicator_kernels(context),
+                             doctest::Contains("argument 'double * out_slowk' should be the output 'double * slowd'"),
+                             std::runtime_error);
+    }
+    SUBCASE("a non-integer parameter taken as an int") {
+        config.indicators[6].signature.integer_params = {true, true};  // BBANDS k
+        CHECK_THROWS_WITH_AS(emit_indicator_kernels(context),
+                             doctest::Contains("argument 'double k' should be the parameter 'int k'"),
                              std::runtime_error);
     }
     SUBCASE("an input in the wrong place") {

@@ -168,9 +168,11 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         r.cuda_stats = std::make_shared<cuda::CudaSweepStats>();
         std::shared_ptr<cuda::CudaDriver> driver = r.driver;
         const int first_device = devices.front();
-        r.series = [driver, first_device](const SeriesCache& plan, const Market& market) {
-            return cuda::compute_series_with_device(*driver, first_device, plan, market, nullptr);
-        };
+        if (cuda::embedded_kernel_image(cuda::kIndicatorModule)) {
+            r.series = [driver, first_device](const SeriesCache& plan, const Market& market) {
+                return cuda::compute_series_with_device(*driver, first_device, plan, market, nullptr);
+            };
+        }
         std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
         r.run = [driver, stats, options, devices](const SweepJob& job, const SweepOptions& sweep) {
             std::vector<cuda::CudaSweepStats> per_device;
@@ -200,9 +202,14 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
     return r;
 }
 
+bool backend_computes_series(const ResolvedBackend& backend) {
+    if (backend.name == "emu") return true;
+    return backend.name == "cuda" && cuda::embedded_kernel_image(cuda::kIndicatorModule).has_value();
+}
+
 SeriesCache series_for_backend(const ResolvedBackend& backend, const StrategySpec& spec, const Market& market,
                                std::span<const std::vector<double>> values, int threads) {
-    if (backend.name == "cpu") return SeriesCache::build(spec, market, values, threads);
+    if (!backend_computes_series(backend)) return SeriesCache::build(spec, market, values, threads);
     return SeriesCache::plan(spec, market, values);
 }
 

@@ -44,8 +44,8 @@ struct ResolvedBackend {
     std::string name;         // cpu, emu or cuda
     std::string description;  // what actually runs
     std::function<SweepOutcome(const SweepJob&, const SweepOptions&)> run;
-    // emu and cuda: every series of a plan computed by the backend's
-    // indicator kernels, in SeriesCache order (for btforge parity).
+    // Set when backend_computes_series: every series of a plan computed by
+    // the backend's indicator kernels, in SeriesCache order (btforge parity).
     std::function<std::vector<double>(const SeriesCache&, const Market&)> series;
     std::shared_ptr<cuda::CudaDriver> driver;        // cuda only
     std::shared_ptr<cuda::CudaSweepStats> cuda_stats;  // cuda only: filled by each run
@@ -53,10 +53,15 @@ struct ResolvedBackend {
 
 ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& strategy, int threads);
 
-// The series cache a sweep on `backend` starts from: the cpu backend gets
-// every series computed by the reference (SeriesCache::build); emu and cuda
-// get the plan only and compute the series with the generated indicator
-// kernels themselves (Note [Series on the device]).
+// Whether `backend` computes its own indicator series (Note [Series on the
+// device]): emu always, cuda when this binary embeds the indicator kernels
+// (a build without nvcc runs --jit and --kernels FILE on series the CPU
+// computed).
+bool backend_computes_series(const ResolvedBackend& backend);
+
+// The series cache a sweep on `backend` starts from: the plan alone when the
+// backend computes its own series, else every series computed by the
+// reference (SeriesCache::build).
 SeriesCache series_for_backend(const ResolvedBackend& backend, const StrategySpec& spec, const Market& market,
                                std::span<const std::vector<double>> values, int threads);
 // "15 indicator series (48 MiB) built on 2 threads in 0.05 s", or "... computed by the backend".

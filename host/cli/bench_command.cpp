@@ -94,11 +94,12 @@ int run_bench_command(const std::vector<std::string>& args) {
     SeriesCache series = SeriesCache::build(strategy.spec, market, values, threads);
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
                  make_account_config(strategy.spec.account, market), &series};
-    // The backend starts from the plan and computes its own series, inside
-    // its end-to-end time (Note [Series on the device]).
+    // A backend that computes its own series starts from the plan, inside
+    // its end-to-end time (Note [Series on the device]); the cpu backend
+    // (--backend auto without a GPU) takes the reference's.
     SeriesCache planned = SeriesCache::plan(strategy.spec, market, values);
     SweepJob backend_job = job;
-    backend_job.series = &planned;
+    if (backend.run && backend_computes_series(backend)) backend_job.series = &planned;
 
     std::uint64_t combinations = max_combinations == 0 ? space.count() : std::min(space.count(), max_combinations);
     std::uint64_t cpu_combinations =
@@ -144,8 +145,11 @@ int run_bench_command(const std::vector<std::string>& args) {
             std::cout << "cuda kernels only: " << stats.kernel_seconds << " s, " << kernel_rate << " cells/s ("
                       << stats.chunks << " launches of up to " << stats.chunk_size << " combinations; upload "
                       << stats.upload_seconds << " s)\n"
-                      << "cuda indicators: " << stats.indicator_jobs << " series jobs on the device in "
-                      << stats.indicator_seconds << " s (inside end to end)\n"
+                      << (stats.indicators_on_device
+                              ? "cuda indicators: " + std::to_string(stats.indicator_jobs) +
+                                    " series jobs on the device in " + std::to_string(stats.indicator_seconds) +
+                                    " s (inside end to end)\n"
+                              : std::string("cuda indicators: none in this binary; the CPU's series were uploaded\n"))
                       << "cuda setup (context, module, uploads, indicators; the slowest device): "
                       << stats.setup_seconds << " s\n"
                       << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate

@@ -224,49 +224,46 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const std::size_t series_bytes =
         indicator_jobs ? indicator_jobs->series_slots * indicator_jobs->series_length * sizeof(double) : job.series->bytes();
     const std::size_t u_series = resident(tables.series, series_bytes);
-    const std::size_t indicator_work =
-        indicator_jobs ? layout.add(device_indicator_work_bytes(*indicator_jobs, kIndicatorScratchBytes)) : 0;
     const std::size_t u_series_offset =
         resident(tables.series_offset.data(), tables.series_offset.size() * sizeof(long long));
     const std::size_t u_series_table = resident(tables.series_table.data(), tables.series_table.size() * sizeof(int));
     const std::size_t resident_bytes = layout.size();
 
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    driver.check(api.cuMemGetInfo(&free_bytes, &total_bytes), "reading the free memory of device " + std::to_string(cuda.device));
-    const unsigned block = build.block_size;
-    ChunkPlanInput plan_input;
-    plan_input.free_bytes = free_bytes;
-    plan_input.resident_bytes = resident_bytes;
-    plan_input.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
-    plan_input.buffers = 2;
-    plan_input.safety_margin_bytes = cuda.safety_margin_bytes;
-    plan_input.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, block);
-    plan_input.combinations = outcome.combinations;
-    plan_input.granularity = block;
-    const ChunkPlan plan = plan_chunks(plan_input);
-    stats.chunk_size = plan.chunk;
-    stats.device_bytes = plan.device_bytes;
-
-    // One allocation for the whole sweep: resident data, then the two slots'
-    // ids and rows, reused by every chunk.
-    const std::size_t slot_ids_bytes = plan.chunk * sizeof(unsigned long long);
-    const std::size_t slot_rows_bytes = plan.chunk * sizeof(device::Metrics);
-    std::array<std::size_t, 2> ids_offset{};
-    std::array<std::size_t, 2> rows_offset{};
-    for (std::size_t s = 0; s < 2; ++s) {
-        ids_offset[s] = layout.add(slot_ids_bytes);
-        rows_offset[s] = layout.add(slot_rows_bytes);
+    // Two allocations: the resident data first, then (Note [Chunk planning])
+    // the two slots' ids and rows, planned from the memory left once the
+    // series are computed, so the indicators' working memory does not shrink
+    // the chunks.
+    const std::size_t indicator_work_bytes =
+        indicator_jobs ? device_indicator_work_bytes(*indicator_jobs, kIndicatorScratchBytes) : 0;
+    {
+        // Fails early, with what is needed and what is free, when even one
+        // block of combinations cannot fit beside the resident data and the
+        // indicators' working memory.
+        std::size_t free_now = 0;
+        std::size_t total_now = 0;
+        driver.check(api.cuMemGetInfo(&free_now, &total_now),
+                     "reading the free memory of device " + std::to_string(cuda.device));
+        ChunkPlanInput fits;
+        fits.free_bytes = free_now;
+        fits.resident_bytes = resident_bytes + indicator_work_bytes;
+        fits.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
+        fits.buffers = 2;
+        fits.safety_margin_bytes = cuda.safety_margin_bytes;
+        fits.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, build.block_size);
+        fits.combinations = outcome.combinations;
+        fits.granularity = build.block_size;
+        plan_chunks(fits);
     }
-    DeviceBuffer arena(driver, layout.size(), "the sweep (market, series, tables, 2 chunks of " +
-                                                  std::to_string(plan.chunk) + " combinations)");
-    const CUdeviceptr base = arena.get();
-
+    DeviceBuffer resident_buffer(driver, resident_bytes, "the sweep's market, series and tables");
+    const CUdeviceptr base = resident_buffer.get();
     const auto upload_started = Clock::now();
     for (const Upload& u : uploads) {
         if (u.bytes == 0 || u.host == nullptr) continue;
         driver.check(api.cuMemcpyHtoD(base + u.offset, u.host, u.bytes), "copying the sweep's inputs to the device");
     }
+    // A copy from pageable memory may return before its DMA lands, and the
+    // kernels run on non-blocking streams that do not wait for it.
+    driver.check(api.cuCtxSynchronize(), "finishing the copies of the sweep's inputs");
     stats.upload_seconds = std::chrono::duration<double>(Clock::now() - upload_started).count();
 
     device::SweepLaunch launch = tables.launch({}, nullptr);
@@ -289,12 +286,43 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     launch.series_offset = device_pointer<const long long>(base, at(u_series_offset));
     launch.series_table = device_pointer<const int>(base, at(u_series_table));
     if (indicator_jobs) {
+        DeviceBuffer work(driver, indicator_work_bytes, "the indicator kernels' working memory");
         DeviceIndicatorRun run = compute_series_on_device(driver, *indicator_jobs, launch.market, base + at(u_series),
-                                                          base + indicator_work, kIndicatorScratchBytes);
+                                                          work.get(), kIndicatorScratchBytes);
         stats.indicators_on_device = true;
         stats.indicator_seconds = run.seconds;
         stats.indicator_jobs = run.jobs;
     }
+
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    driver.check(api.cuMemGetInfo(&free_bytes, &total_bytes), "reading the free memory of device " + std::to_string(cuda.device));
+    const unsigned block = build.block_size;
+    ChunkPlanInput plan_input;
+    plan_input.free_bytes = free_bytes;
+    plan_input.resident_bytes = 0;  // allocated above: free_bytes no longer counts it
+    plan_input.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
+    plan_input.buffers = 2;
+    plan_input.safety_margin_bytes = cuda.safety_margin_bytes;
+    plan_input.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, block);
+    plan_input.combinations = outcome.combinations;
+    plan_input.granularity = block;
+    const ChunkPlan plan = plan_chunks(plan_input);
+    stats.chunk_size = plan.chunk;
+    stats.device_bytes = resident_bytes + plan.device_bytes;
+
+    ArenaLayout slot_layout;
+    const std::size_t slot_ids_bytes = plan.chunk * sizeof(unsigned long long);
+    const std::size_t slot_rows_bytes = plan.chunk * sizeof(device::Metrics);
+    std::array<std::size_t, 2> ids_offset{};
+    std::array<std::size_t, 2> rows_offset{};
+    for (std::size_t s = 0; s < 2; ++s) {
+        ids_offset[s] = slot_layout.add(slot_ids_bytes);
+        rows_offset[s] = slot_layout.add(slot_rows_bytes);
+    }
+    DeviceBuffer slot_buffer(driver, slot_layout.size(),
+                             "2 chunks of " + std::to_string(plan.chunk) + " combinations (ids and rows)");
+    const CUdeviceptr slot_base = slot_buffer.get();
 
     // Note [Top N on the device]: when it applies, each chunk returns only
     // its blocks' winners. Declared before the slots, whose streams must be
@@ -304,8 +332,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     std::array<std::unique_ptr<Slot>, 2> slots;
     for (std::size_t s = 0; s < 2; ++s) {
         slots[s] = std::make_unique<Slot>(driver, plan.chunk);
-        slots[s]->device_ids = base + ids_offset[s];
-        slots[s]->device_rows = base + rows_offset[s];
+        slots[s]->device_ids = slot_base + ids_offset[s];
+        slots[s]->device_rows = slot_base + rows_offset[s];
     }
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);

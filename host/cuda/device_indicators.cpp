@@ -98,6 +98,9 @@ DeviceIndicatorRun compute_series_on_device(const CudaDriver& driver, const Indi
     upload(w.own_begin, jobs.own_begin.data(), jobs.own_begin.size() * sizeof(int), "symbols' own-bar ranges");
     upload(w.jobs, jobs.jobs.data(), jobs.jobs.size() * sizeof(device::IndicatorJob), "indicator jobs");
     upload(w.breadth, jobs.breadth.data(), jobs.breadth.size() * sizeof(device::BreadthJob), "breadth jobs");
+    // Copies from pageable memory may return before their DMA lands; the
+    // kernels below run on a non-blocking stream that does not wait for it.
+    driver.check(api.cuCtxSynchronize(), "finishing the copies of the indicator jobs");
 
     device::IndicatorLaunch launch{};
     launch.market = market;
@@ -134,9 +137,16 @@ DeviceIndicatorRun compute_series_on_device(const CudaDriver& driver, const Indi
         run(series_kernel, "btforge_indicator_series", part, blocks_for(end - begin, kSeriesBlock), 1, kSeriesBlock);
         result.batches += 1;
     }
-    if (!jobs.breadth.empty()) {
-        run(breadth, "btforge_breadth_series", launch, blocks_for(static_cast<std::size_t>(jobs.n_bars), device::kBreadthTile),
-            static_cast<unsigned>(jobs.breadth.size()), device::kBreadthTile);
+    // gridDim.y is at most 65535: BREADTH series go in slices of that many.
+    constexpr std::size_t kMaxGridY = 65535;
+    for (std::size_t first = 0; first < jobs.breadth.size(); first += kMaxGridY) {
+        const std::size_t count = std::min(kMaxGridY, jobs.breadth.size() - first);
+        device::IndicatorLaunch part = launch;
+        part.breadth = launch.breadth + first;
+        part.n_breadth = static_cast<int>(count);
+        run(breadth, "btforge_breadth_series", part,
+            blocks_for(static_cast<std::size_t>(jobs.n_bars), device::kBreadthTile), static_cast<unsigned>(count),
+            device::kBreadthTile);
     }
     stop.record(stream);
     stream.synchronize("computing the indicator series on the device");

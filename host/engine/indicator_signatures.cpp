@@ -9,7 +9,10 @@ std::vector<IndicatorSignature> indicator_signatures() {
     for (const IndicatorDescriptor& d : indicator_catalog()) {
         IndicatorSignature s;
         s.name = std::string(d.name);
-        for (const IndicatorParam& p : d.params) s.params.emplace_back(p.name);
+        for (const IndicatorParam& p : d.params) {
+            s.params.emplace_back(p.name);
+            s.integer_params.push_back(p.integer);
+        }
         for (std::string_view o : d.outputs) s.outputs.emplace_back(o);
         for (PriceInput input : d.inputs) s.inputs.emplace_back(price_input_name(input));
         s.cross_symbol = d.cross_symbol;

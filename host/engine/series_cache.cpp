@@ -105,6 +105,9 @@ std::size_t SeriesCache::offset(std::size_t use, std::span<const double> paramet
 }
 
 void SeriesCache::resolve(std::span<const double> parameter_values, std::span<const double*> out) const {
+    if (!computed()) {
+        throw std::logic_error("the indicator series were planned, not computed: this sweep needs SeriesCache::build");
+    }
     for (std::size_t use = 0; use < spec_->indicators.size(); ++use) out[use] = data() + offset(use, parameter_values);
 }
 

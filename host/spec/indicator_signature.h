@@ -14,6 +14,7 @@ struct IndicatorSignature {
     std::vector<std::string> outputs;  // the first is the default, e.g. {"upper", "middle", "lower"}
     std::vector<std::string> inputs;   // price arrays it reads, in its kernel's argument order, e.g. {"high", "low", "close"}
     bool cross_symbol = false;         // reads the whole market (BREADTH), not one symbol's bars
+    std::vector<bool> integer_params;  // per param: must be a whole number (a period), else any number (BBANDS k)
 };
 
 }  // namespace btforge

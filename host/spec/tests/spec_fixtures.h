@@ -10,10 +10,10 @@ namespace btforge::test {
 
 inline const std::vector<IndicatorSignature>& catalog() {
     static const std::vector<IndicatorSignature> signatures = {
-        {"EMA", {"period"}, {"value"}, {"close"}, false},
-        {"SMA", {"period"}, {"value"}, {"close"}, false},
-        {"BBANDS", {"period", "k"}, {"upper", "middle", "lower"}, {"close"}, false},
-        {"ATR", {"period"}, {"value"}, {"high", "low", "close"}, false},
+        {"EMA", {"period"}, {"value"}, {"close"}, false, {true}},
+        {"SMA", {"period"}, {"value"}, {"close"}, false, {true}},
+        {"BBANDS", {"period", "k"}, {"upper", "middle", "lower"}, {"close"}, false, {true, false}},
+        {"ATR", {"period"}, {"value"}, {"high", "low", "close"}, false, {true}},
     };
     return signatures;
 }

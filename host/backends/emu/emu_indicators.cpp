@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "host/backends/emu/emu_kernels.h"
@@ -69,7 +70,12 @@ std::vector<double> emu_compute_series(const SeriesCache& plan, const Market& ma
     };
     std::vector<std::thread> pool;
     const int n = std::max(1, std::min<int>(threads, static_cast<int>(batches.size())));
-    for (int i = 1; i < n; ++i) pool.emplace_back(worker);
+    try {
+        for (int i = 1; i < n; ++i) pool.emplace_back(worker);
+    } catch (const std::system_error&) {
+        // Fewer threads than asked: the calling thread's worker below and
+        // those already running take every batch from the shared counter.
+    }
     worker();
     for (std::thread& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);

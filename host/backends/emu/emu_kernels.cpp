@@ -31,6 +31,7 @@
 
 #include "indicator_series.cu"
 
+#include <latch>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -90,7 +91,13 @@ void emu_launch_cooperative(EmuIndicatorKernel kernel, const device::IndicatorLa
     static std::mutex one_at_a_time;
     std::lock_guard lock(one_at_a_time);
     std::barrier<> barrier(static_cast<std::ptrdiff_t>(block));
+    // Every thread waits until all exist: one that could not be created
+    // would leave the others waiting at the barrier forever.
+    std::latch all_created(1);
+    bool abandoned = false;
     auto simulated_thread = [&](unsigned t) {
+        all_created.wait();
+        if (abandoned) return;
         btforge_emu_block_barrier = &barrier;
         gridDim = {grid_x, grid_y, 1};
         blockDim = {block, 1, 1};
@@ -107,7 +114,15 @@ void emu_launch_cooperative(EmuIndicatorKernel kernel, const device::IndicatorLa
     };
     std::vector<std::thread> threads;
     threads.reserve(block);
-    for (unsigned t = 0; t < block; ++t) threads.emplace_back(simulated_thread, t);
+    try {
+        for (unsigned t = 0; t < block; ++t) threads.emplace_back(simulated_thread, t);
+    } catch (...) {
+        abandoned = true;
+        all_created.count_down();
+        for (std::thread& thread : threads) thread.join();
+        throw;
+    }
+    all_created.count_down();
     for (std::thread& thread : threads) thread.join();
 }
 

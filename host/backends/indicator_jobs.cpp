@@ -46,6 +46,11 @@ int indicator_kind(std::string_view indicator) {
     return -1;
 }
 
+std::size_t IndicatorJobs::gather_threads() const {
+    const std::size_t chunks = (static_cast<std::size_t>(n_bars) + device::kGatherChunk - 1) / device::kGatherChunk;
+    return static_cast<std::size_t>(n_symbols) * device::kPriceArrays * chunks;
+}
+
 std::size_t IndicatorJobs::scratch_per_job() const {
     return static_cast<std::size_t>(device::kIndicatorMaxOutputs) * static_cast<std::size_t>(n_bars);
 }

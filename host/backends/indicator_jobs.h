@@ -32,6 +32,9 @@ struct IndicatorJobs {
     std::size_t distinct_series = 0;  // the plan's; they come first in the buffer
     std::size_t series_slots = 0;     // distinct_series + one EMA slot per BREADTH series
 
+    // Threads of the gather launch: one per (symbol, price array, chunk of
+    // kGatherChunk own bars).
+    std::size_t gather_threads() const;
     // Doubles of scratch one job needs (kIndicatorMaxOutputs rows of n_bars).
     std::size_t scratch_per_job() const;
     // [begin, end) runs of jobs whose scratch fits `max_scratch_bytes` (at

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "host/cuda/cuda_module.h"
 #include "host/cuda/cuda_resources.h"
@@ -34,7 +36,7 @@ struct WorkLayout {
     std::size_t breadth = 0;
     std::size_t scratch = 0;
     std::size_t size = 0;
-    std::size_t jobs_per_batch = 1;
+    std::vector<std::pair<std::size_t, std::size_t>> batches;  // IndicatorJobs::batches
 };
 
 WorkLayout work_layout(const IndicatorJobs& jobs, std::size_t max_scratch_bytes) {
@@ -50,9 +52,10 @@ WorkLayout work_layout(const IndicatorJobs& jobs, std::size_t max_scratch_bytes)
     w.own_prices = take(static_cast<std::size_t>(device::kPriceArrays) * jobs.series_length * sizeof(double));
     w.jobs = take(jobs.jobs.size() * sizeof(device::IndicatorJob));
     w.breadth = take(jobs.breadth.size() * sizeof(device::BreadthJob));
-    const std::size_t per_job = jobs.scratch_per_job() * sizeof(double);
-    w.jobs_per_batch = std::max<std::size_t>(1, std::min(jobs.jobs.size(), max_scratch_bytes / std::max<std::size_t>(per_job, 1)));
-    w.scratch = take(w.jobs_per_batch * per_job);
+    w.batches = jobs.batches(max_scratch_bytes);
+    std::size_t largest = 0;
+    for (const auto& [begin, end] : w.batches) largest = std::max(largest, end - begin);
+    w.scratch = take(largest * jobs.scratch_per_job() * sizeof(double));
     w.size = at;
     return w;
 }
@@ -126,11 +129,8 @@ DeviceIndicatorRun compute_series_on_device(const CudaDriver& driver, const Indi
     result.jobs = jobs.jobs.size();
     result.kernel_source = "embedded fatbin (nvcc " + std::string(build.cuda_version) + ")";
     start.record(stream);
-    const std::size_t gather_threads = static_cast<std::size_t>(jobs.n_symbols) * device::kPriceArrays *
-                                       ((static_cast<std::size_t>(jobs.n_bars) + device::kGatherChunk - 1) / device::kGatherChunk);
-    run(gather, "btforge_gather_own_bars", launch, blocks_for(gather_threads, kGatherBlock), 1, kGatherBlock);
-    for (std::size_t begin = 0; begin < jobs.jobs.size(); begin += w.jobs_per_batch) {
-        const std::size_t end = std::min(jobs.jobs.size(), begin + w.jobs_per_batch);
+    run(gather, "btforge_gather_own_bars", launch, blocks_for(jobs.gather_threads(), kGatherBlock), 1, kGatherBlock);
+    for (const auto& [begin, end] : w.batches) {
         device::IndicatorLaunch part = launch;
         part.jobs = pointer<const device::IndicatorJob>(work, w.jobs) + begin;
         part.n_jobs = static_cast<int>(end - begin);

@@ -42,9 +42,7 @@ std::vector<double> emu_compute_series(const SeriesCache& plan, const Market& ma
     launch.breadth = jobs.breadth.data();
     launch.n_breadth = static_cast<int>(jobs.breadth.size());
 
-    const std::size_t gather_threads = static_cast<std::size_t>(jobs.n_symbols) * device::kPriceArrays *
-                                       ((static_cast<std::size_t>(jobs.n_bars) + device::kGatherChunk - 1) / device::kGatherChunk);
-    emu::emu_launch(kernels.gather_own_bars, launch, blocks_for(gather_threads, kGatherBlock), kGatherBlock);
+    emu::emu_launch(kernels.gather_own_bars, launch, blocks_for(jobs.gather_threads(), kGatherBlock), kGatherBlock);
 
     // Series jobs write disjoint rows, so batches run on several threads.
     const auto batches = jobs.batches(kScratchBytesPerWorker);

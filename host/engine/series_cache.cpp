@@ -54,15 +54,6 @@ SeriesCache SeriesCache::plan(const StrategySpec& spec, const Market& market,
     return cache;
 }
 
-void SeriesCache::adopt(std::vector<double> buffer, double seconds) {
-    if (buffer.size() != keys_.size() * series_length_) {
-        throw std::invalid_argument("series buffer of " + std::to_string(buffer.size()) + " values for a plan of " +
-                                    std::to_string(keys_.size()) + " series of " + std::to_string(series_length_));
-    }
-    buffer_ = std::move(buffer);
-    build_seconds_ = seconds;
-}
-
 SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
                                std::span<const std::vector<double>> values_per_parameter, int threads) {
     auto started = std::chrono::steady_clock::now();

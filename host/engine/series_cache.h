@@ -17,6 +17,7 @@ namespace btforge {
 // buffer. The distinct keys are enumerated up front from the value lists of
 // the parameters each indicator use reads, so no combination ever waits on
 // another's computation and the cache is read-only while the sweep runs.
+
 // One distinct series: an indicator output at fixed parameter values.
 struct SeriesKey {
     std::string indicator;
@@ -30,19 +31,17 @@ public:
     // Enumerates the distinct series (Note [Indicator series are shared])
     // without computing any: a device backend computes them itself
     // (Note [Indicator launches] in generated/btforge_layout.h). data() is
-    // null until adopt().
+    // null and computed() false.
     static SeriesCache plan(const StrategySpec& spec, const Market& market,
                             std::span<const std::vector<double>> values_per_parameter);
 
-    // `values_per_parameter` holds, in spec order, every value a parameter can
-    // take in this run (the grid's list, or a single value for a replay).
-    // plan(), then every series computed by the reference on `threads` CPU threads.
+    // plan(), then every series computed by the reference on `threads` CPU
+    // threads. `values_per_parameter` holds, in spec order, every value a
+    // parameter can take in this run (the grid's list, or a single value for
+    // a replay).
     static SeriesCache build(const StrategySpec& spec, const Market& market,
                              std::span<const std::vector<double>> values_per_parameter, int threads);
 
-    // Takes the series a backend computed for this plan, series after series
-    // in keys() order. Throws std::invalid_argument on a wrong size.
-    void adopt(std::vector<double> buffer, double seconds);
     bool computed() const { return buffer_.size() == keys_.size() * series_length_; }
     // The distinct series in buffer order.
     const std::vector<SeriesKey>& keys() const { return keys_; }
@@ -53,7 +52,7 @@ public:
     std::size_t offset(std::size_t use, std::span<const double> parameter_values) const;
 
     // Every series, one after the other, each series_length() long: one
-    // buffer a device can take in a single copy. Null while not computed.
+    // buffer a device can take in a single copy. Null for a plan.
     const double* data() const { return computed() && !buffer_.empty() ? buffer_.data() : nullptr; }
     std::size_t series_length() const { return series_length_; }
     std::size_t distinct_series() const { return index_.size(); }

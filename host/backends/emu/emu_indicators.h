@@ -9,8 +9,9 @@ namespace btforge {
 
 // Every series of `plan` computed by the generated indicator kernels
 // compiled for the host (Note [Emu shim]), launched as the CUDA backend
-// launches them (Note [Indicator launches]); the buffer SeriesCache::adopt
-// takes. `threads` host threads run the series jobs.
+// launches them (Note [Indicator launches]): the series of plan.keys(), one
+// after the other, laid out as SeriesCache::build lays them out. `threads`
+// host threads run the series jobs.
 std::vector<double> emu_compute_series(const SeriesCache& plan, const Market& market, int threads);
 
 }  // namespace btforge

@@ -160,16 +160,4 @@ TEST_CASE("the generated indicator kernels reproduce the reference series bit fo
     }
 }
 
-TEST_CASE("a SeriesCache adopts a buffer of its plan's size only") {
-    const parity::ParityMarket market = parity::make_parity_market({3, 2, 200});
-    const StrategySpec spec = spec_of({{"SMA", "", R"({"period": 5})"}});
-    std::vector<std::vector<double>> values = {{1.0}};
-    SeriesCache plan = SeriesCache::plan(spec, market.market, values);
-    CHECK_THROWS_AS(plan.adopt(std::vector<double>(3), 0.0), std::invalid_argument);
-    plan.adopt(emu_compute_series(plan, market.market, 1), 0.5);
-    CHECK(plan.computed());
-    CHECK(plan.data() != nullptr);
-    CHECK(plan.build_seconds() == 0.5);
-}
-
 }  // namespace btforge

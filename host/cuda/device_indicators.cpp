@@ -127,7 +127,6 @@ DeviceIndicatorRun compute_series_on_device(const CudaDriver& driver, const Indi
     };
     DeviceIndicatorRun result;
     result.jobs = jobs.jobs.size();
-    result.kernel_source = "embedded fatbin (nvcc " + std::string(build.cuda_version) + ")";
     start.record(stream);
     run(gather, "btforge_gather_own_bars", launch, blocks_for(jobs.gather_threads(), kGatherBlock), 1, kGatherBlock);
     for (const auto& [begin, end] : w.batches) {
@@ -135,7 +134,6 @@ DeviceIndicatorRun compute_series_on_device(const CudaDriver& driver, const Indi
         part.jobs = pointer<const device::IndicatorJob>(work, w.jobs) + begin;
         part.n_jobs = static_cast<int>(end - begin);
         run(series_kernel, "btforge_indicator_series", part, blocks_for(end - begin, kSeriesBlock), 1, kSeriesBlock);
-        result.batches += 1;
     }
     // gridDim.y is at most 65535: BREADTH series go in slices of that many.
     constexpr std::size_t kMaxGridY = 65535;

@@ -18,8 +18,6 @@ std::size_t device_indicator_work_bytes(const IndicatorJobs& jobs, std::size_t m
 struct DeviceIndicatorRun {
     double seconds = 0.0;       // first launch to last, by events
     std::size_t jobs = 0;       // series jobs (symbol x series)
-    std::size_t batches = 0;    // launches of the series kernel
-    std::string kernel_source;  // "embedded fatbin (nvcc 13.0)"
 };
 
 // Computes every series of `jobs` on the current context's device into

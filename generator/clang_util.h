@@ -39,6 +39,8 @@ inline bool is_null(CXCursor c);
 
 // True when the cursor carries [[clang::annotate("btforge::kernel")]] (BT_KERNEL).
 inline bool has_kernel_annotation(CXCursor c);
+// True when the cursor carries [[clang::annotate("btforge::cold")]] (BT_COLD).
+inline bool has_cold_annotation(CXCursor c);
 
 // "btforge::quantize"; anonymous namespaces and inline namespaces (std::__cxx11)
 // are left out, so names read as they are written in the reference.
@@ -87,10 +89,12 @@ inline std::string type_spelling(CXType t) { return take(clang_getTypeSpelling(t
 
 inline bool is_null(CXCursor c) { return clang_Cursor_isNull(c) != 0 || clang_isInvalid(clang_getCursorKind(c)) != 0; }
 
-inline bool has_kernel_annotation(CXCursor c) {
+namespace detail {
+
+inline bool has_annotation(CXCursor c, const char* text) {
     bool found = false;
     visit_children(c, [&](CXCursor child, CXCursor) {
-        if (clang_getCursorKind(child) == CXCursor_AnnotateAttr && spelling(child) == "btforge::kernel") {
+        if (clang_getCursorKind(child) == CXCursor_AnnotateAttr && spelling(child) == text) {
             found = true;
             return CXChildVisit_Break;
         }
@@ -98,6 +102,11 @@ inline bool has_kernel_annotation(CXCursor c) {
     });
     return found;
 }
+
+}  // namespace detail
+
+inline bool has_kernel_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::kernel"); }
+inline bool has_cold_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::cold"); }
 
 namespace detail {
 

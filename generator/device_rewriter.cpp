@@ -1,5 +1,6 @@
 #include "generator/device_rewriter.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
@@ -27,6 +28,19 @@ bool is(const std::vector<Token>& tokens, std::size_t i, std::string_view spelli
     return i < tokens.size() && tokens[i].spelling == spelling;
 }
 
+// The declarator names of the field declaration that starts after `from`:
+// identifiers followed by ';', ',' or '[' up to the declaration's ';'.
+std::vector<std::size_t> declarator_names(const std::vector<Token>& tokens, std::size_t from) {
+    std::vector<std::size_t> names;
+    for (std::size_t i = from; i < tokens.size() && tokens[i].spelling != ";"; ++i) {
+        if (tokens[i].kind == Token::Kind::Identifier &&
+            (is(tokens, i + 1, ";") || is(tokens, i + 1, ",") || is(tokens, i + 1, "["))) {
+            names.push_back(i);
+        }
+    }
+    return names;
+}
+
 }  // namespace
 
 std::string rewrite_for_device(const Entity& entity) {
@@ -38,9 +52,14 @@ std::string rewrite_for_device(const Entity& entity) {
         copied = upto;
     };
     auto skip_to_end_of = [&](std::size_t token) { copied = tokens[token].offset + tokens[token].spelling.size(); };
+    std::vector<std::size_t> cold_names;  // tokens to emit BTFORGE_COLD before
 
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& tok = tokens[i];
+        if (std::find(cold_names.begin(), cold_names.end(), i) != cold_names.end()) {
+            emit_gap(tok.offset);
+            out += "BTFORGE_COLD ";
+        }
         if (tok.spelling == "BT_KERNEL") {
             emit_gap(tok.offset);
             if (entity.kind == Entity::Kind::Function) {
@@ -51,6 +70,16 @@ std::string rewrite_for_device(const Entity& entity) {
                 skip_to_end_of(i);
                 if (copied < entity.text.size() && entity.text[copied] == ' ') ++copied;
             }
+            continue;
+        }
+        if (tok.spelling == "BT_COLD") {
+            // The qualifier goes right before each name, so that it qualifies
+            // the field itself: `const double* volatile atr`, the pointer, not
+            // what it points to.
+            emit_gap(tok.offset);
+            skip_to_end_of(i);
+            if (copied < entity.text.size() && entity.text[copied] == ' ') ++copied;
+            cold_names = declarator_names(tokens, i + 1);
             continue;
         }
         if (tok.spelling == "std" && is(tokens, i + 1, "::") && i + 2 < tokens.size()) {

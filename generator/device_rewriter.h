@@ -11,6 +11,9 @@ namespace btforge::gen {
 // these changes so that nvcc and NVRTC compile it without a host header:
 //   BT_KERNEL on a function        -> BTFORGE_DEVICE (__device__, or nothing on the host)
 //   BT_KERNEL on anything else     -> removed
+//   BT_COLD on a field             -> BTFORGE_COLD right before the field's name (`volatile` in
+//                                     device code, Note [Cold fields]): `BT_COLD const double* atr`
+//                                     -> `const double* BTFORGE_COLD atr`, a volatile pointer
 //   std::sqrt, std::fabs, ...      -> sqrt, fabs, ... (CUDA's functions of identical IEEE semantics)
 //   std::int64_t, std::uint8_t, std::size_t ... -> long long, unsigned char, unsigned long, ...
 //   std::numeric_limits<double>::quiet_NaN() / infinity() -> btforge_quiet_nan() / btforge_infinity()

@@ -422,9 +422,11 @@ private:
             switch (clang_getCursorKind(c)) {
                 case CXCursor_ParmDecl:
                     check_declared_type(c, clang_getCursorType(c), "parameter '" + spelling(c) + "'");
+                    check_not_cold(c, "parameter");
                     break;
                 case CXCursor_VarDecl:
                     check_local(c);
+                    check_not_cold(c, "variable");
                     break;
                 case CXCursor_CXXNewExpr:
                     report(at(c), "heap-allocation", "'new' expression: device code has no heap");
@@ -455,6 +457,15 @@ private:
             }
             return CXChildVisit_Recurse;
         });
+    }
+
+    // A cold local or parameter would be `volatile` on the GPU: every use a
+    // memory access, for nothing (Note [Cold fields]).
+    void check_not_cold(CXCursor decl, const char* what) {
+        if (has_cold_annotation(decl)) {
+            report(at(decl), "cold-field", std::string("BT_COLD on ") + what + " '" + spelling(decl) +
+                                               "': only fields of marked structs can be cold");
+        }
     }
 
     void check_local(CXCursor var) {

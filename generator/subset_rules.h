@@ -28,6 +28,8 @@ namespace btforge::gen {
 //   non-pod          marked structs, locals and parameters that are not
 //                    trivially copyable and standard layout
 //   variable-length-array  runtime-sized arrays
+//   cold-field       BT_COLD on anything but a field of a marked struct
+//                    (Note [Cold fields] in reference/kernel_marker.h)
 // One construct is reported under one rule: a call to printf is `io`, not
 // also `unmarked-call`; a read of std::cout is `io`, not also a non-const global.
 

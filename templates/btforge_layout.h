@@ -5,6 +5,18 @@
 // static_asserts guarantee the bytes mean the same); kernels read them.
 #pragma once
 
+// Note [Cold fields] (reference/kernel_marker.h): a BT_COLD field is
+// volatile in device code, so it lives in local memory and not in a
+// register; host code (and the host-compiled emu kernels) see a plain field.
+// volatile changes neither size nor offsets, so the layout checks hold.
+#ifndef BTFORGE_COLD
+#if defined(__CUDA_ARCH__)
+#define BTFORGE_COLD volatile
+#else
+#define BTFORGE_COLD
+#endif
+#endif
+
 namespace btforge::device {
 
 {{entities}}

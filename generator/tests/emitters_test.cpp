@@ -458,6 +458,17 @@ TEST_CASE("rewriter: BT_KERNEL on a struct, an enum or a constant is removed wit
           "struct S {\n    int BT_KERNEL_count;\n};");
 }
 
+TEST_CASE("rewriter: BT_COLD becomes BTFORGE_COLD (volatile in device code, Note [Cold fields])") {
+    CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL P {\n    int mode;\n    BT_COLD double sl_atr;  // at entries\n};") ==
+          "struct P {\n    int mode;\n    double BTFORGE_COLD sl_atr;  // at entries\n};");
+    // A pointer field: the pointer is cold, not what it points to.
+    CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL S {\n    BT_COLD const double* atr;\n    const double* rsi;\n};") ==
+          "struct S {\n    const double* BTFORGE_COLD atr;\n    const double* rsi;\n};");
+    // Every name of the declaration, arrays included; the next field is left alone.
+    CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL T {\n    BT_COLD int a, b[4];\n    int c;\n};") ==
+          "struct T {\n    int BTFORGE_COLD a, BTFORGE_COLD b[4];\n    int c;\n};");
+}
+
 TEST_CASE("rewriter: std math functions lose their namespace") {
     for (const char* fn : {"sqrt", "fabs", "round", "floor", "ceil", "fmin", "fmax", "isnan", "abs", "trunc"}) {
         INFO(fn);

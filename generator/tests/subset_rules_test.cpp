@@ -57,6 +57,13 @@ TEST_CASE("non-pod: a marked struct with a user-written destructor") { expect_si
 
 TEST_CASE("variable-length-array: a runtime-sized local array") { expect_single("variable-length-array", "8:12"); }
 
+TEST_CASE("cold-field: BT_COLD on a local variable; on a struct field it passes") {
+    expect_single("cold-field", "13:20");
+    ReferenceModel model = parse({kFixtures + "cold-field.h"});
+    CHECK(model.violations[0].explanation ==
+          "BT_COLD on variable 'doubled': only fields of marked structs can be cold");
+}
+
 TEST_CASE("several violations in different functions are all reported, sorted") {
     ReferenceModel model = parse({kFixtures + "several.h"});
     INFO(describe(model.violations));

@@ -15,3 +15,20 @@
 #else
 #define BT_KERNEL
 #endif
+
+// Note [Cold fields]
+// BT_COLD marks a struct field that the per-bar path of a kernel does not
+// read: parameters used only when an order is sized or a trade closes, trade
+// statistics, fee and funding totals. It changes nothing in the reference
+// (it expands to nothing). In generated code it becomes BTFORGE_COLD, which
+// is `volatile` in device code: such a field stays in the thread's local
+// memory, read where it is used, instead of holding a register through the
+// whole bar loop. Registers are what bounds the number of warps per SM (see
+// docs/PERFORMANCE.md, "Cold fields"); a field read on every bar must not be
+// marked, as each read would become a load. Only fields may carry it
+// (btforge-gen's cold-field rule).
+#if defined(__clang__)
+#define BT_COLD [[clang::annotate("btforge::cold")]]
+#else
+#define BT_COLD
+#endif

@@ -4,11 +4,12 @@
 
 namespace btforge {
 
-// Cash side of the portfolio shared by all symbols of one combination.
+// Cash side of the portfolio shared by all symbols of one combination. The
+// totals change only at fills and funding (BT_COLD, Note [Cold fields]).
 struct BT_KERNEL Account {
     double cash;          // initial equity + realized PnL - fees - funding
-    double fees_paid;
-    double funding_paid;  // positive: paid by the account
+    BT_COLD double fees_paid;
+    BT_COLD double funding_paid;  // positive: paid by the account
 };
 
 // The open quantity of one symbol and what the round trip has made so far.

@@ -35,9 +35,10 @@ struct BT_KERNEL Metrics {
 // either side of the CPU/GPU parity line (SPEC §3). Returns are annualized
 // arithmetically instead: total_return * bars_per_year / n_bars.
 
-// Running state of the online metrics, updated in bar order.
+// Running state of the online metrics, updated in bar order. The trade
+// statistics change only when a trade closes (BT_COLD, Note [Cold fields]).
 struct BT_KERNEL MetricsAccumulator {
-    double initial_equity;
+    BT_COLD double initial_equity;
     double prev_equity;
     double peak_equity;
     double max_drawdown;
@@ -46,13 +47,13 @@ struct BT_KERNEL MetricsAccumulator {
     double m2_return;
     double sum_sq_downside;   // sum of min(r, 0)^2
     long long bars_exposed;
-    int n_trades;
-    int n_wins;
-    double gross_profit;
-    double gross_loss;
-    double sum_trade_return;
-    int losing_streak;
-    int max_losing_streak;
+    BT_COLD int n_trades;
+    BT_COLD int n_wins;
+    BT_COLD double gross_profit;
+    BT_COLD double gross_loss;
+    BT_COLD double sum_trade_return;
+    BT_COLD int losing_streak;
+    BT_COLD int max_losing_streak;
 };
 
 BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equity) {
@@ -74,6 +75,17 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
     acc.max_losing_streak = 0;
 }
 
+// Note [Drawdowns that cannot set a record]
+// Most bars below the peak are not a new maximum drawdown, and the division
+// fall / peak is skipped on those where that is certain, with the same bits:
+// record_fall = max_drawdown * peak, rounded, is within a relative 2^-53 of
+// the exact product while it is a normal number; shrunk by 2^-51 and rounded
+// again it is below the exact product. So fall <= that value implies
+// fall / peak < max_drawdown exactly, hence the rounded quotient is at most
+// max_drawdown (rounding is monotone and max_drawdown is a double) and would
+// not replace it. Outside [2^-1000, 2^1000] (a zero record included), or
+// with a NaN, the division runs as before.
+
 // Called once per bar with the equity marked at its close.
 BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equity, int has_position) {
     // A ruined account (equity <= 0) has no meaningful return: count 0.
@@ -94,8 +106,13 @@ BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equit
     acc.prev_equity = equity;
     if (equity > acc.peak_equity) acc.peak_equity = equity;
     if (acc.peak_equity > 0.0 && equity < acc.peak_equity) {
-        double dd = (acc.peak_equity - equity) / acc.peak_equity;
-        if (dd > acc.max_drawdown) acc.max_drawdown = dd;
+        double fall = acc.peak_equity - equity;
+        double record_fall = acc.max_drawdown * acc.peak_equity;
+        // Note [Drawdowns that cannot set a record]
+        if (!(record_fall >= 0x1p-1000 && record_fall <= 0x1p1000) || fall > record_fall * (1.0 - 0x1p-51)) {
+            double dd = fall / acc.peak_equity;
+            if (dd > acc.max_drawdown) acc.max_drawdown = dd;
+        }
     }
     if (has_position != 0) acc.bars_exposed += 1;
 }

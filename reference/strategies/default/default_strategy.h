@@ -43,6 +43,26 @@ BT_KERNEL inline int open_and_pending_count(const Portfolio& portfolio, const De
     return count;
 }
 
+// At the last bar every open position is closed at its close; the held
+// close of a symbol without a bar there is its last price.
+BT_KERNEL inline void close_at_end_of_data(Portfolio& pf, DefaultSymbolState* states, MetricsAccumulator& metrics,
+                                           FillLog* log, const AccountConfig& config, const MarketView& m, int t) {
+    for (int s = 0; s < m.n_symbols; ++s) {
+        Holding& holding = pf.holdings[s];
+        if (holding.side == 0) continue;
+        FillContext where = fill_context(t, s, states[s].position.trade_index);
+        close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[market_index(m, s, t)],
+                       kTaker, kEndOfData);
+        states[s].last_exit_bar = t;
+    }
+}
+
+// Note [Idle symbols]
+// A symbol with nothing held and no order pending has nothing to do in steps
+// 1-4. Its three flags are combined with `|`, not `||`, so that the GPU
+// issues their loads (and that of `tradable`) together and waits once
+// instead of four times in a row; most symbols are idle on most bars.
+
 // Runs one combination over the whole market. `equity_curve` (nullable)
 // receives the close-marked equity of every bar; `log` (nullable) the fills.
 BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSeries& series, const DefaultParams& p,
@@ -68,10 +88,12 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
     for (int t = 0; t < m.n_bars; ++t) {
         for (int s = 0; s < m.n_symbols; ++s) {
             int i = market_index(m, s, t);
-            if (m.tradable[i] == 0) continue;
             DefaultSymbolState& st = states[s];
             BracketPosition& pos = st.position;
             Holding& holding = pf.holdings[s];
+            // Note [Idle symbols]
+            int idle = (st.pending_exit | st.pending_entry | holding.side) == 0;
+            if (m.tradable[i] == 0 || idle) continue;
             FillContext where = fill_context(t, s, pos.trade_index);
             // 1. Orders decided at the previous close.
             if (st.pending_exit != 0) {
@@ -100,44 +122,39 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             update_trailing_stop(pos, holding, p, m.high[i], m.low[i], m.price_tick[s]);
         }
 
-        // 5. At the close: time exits, end of data, signals.
-        for (int s = 0; s < m.n_symbols; ++s) {
-            int i = market_index(m, s, t);
-            DefaultSymbolState& st = states[s];
-            BracketPosition& pos = st.position;
-            Holding& holding = pf.holdings[s];
-            FillContext where = fill_context(t, s, pos.trade_index);
-            if (t == last_bar) {
-                // The held close of a symbol without a bar here is its last price.
-                if (holding.side != 0) {
+        // 5. At the close: the end of data at the last bar, else time exits and signals.
+        if (t == last_bar) {
+            close_at_end_of_data(pf, states, metrics, log, config, m, t);
+        } else {
+            for (int s = 0; s < m.n_symbols; ++s) {
+                int i = market_index(m, s, t);
+                DefaultSymbolState& st = states[s];
+                BracketPosition& pos = st.position;
+                Holding& holding = pf.holdings[s];
+                FillContext where = fill_context(t, s, pos.trade_index);
+                if (m.tradable[i] == 0) continue;
+                if (holding.side != 0 && p.max_hold_bars > 0 && t - pos.entry_bar >= p.max_hold_bars) {
                     close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i], kTaker,
-                                   kEndOfData);
+                                   kMaxHold);
                     st.last_exit_bar = t;
                 }
-                continue;
+                // At t == 0 the "previous" index is the bar itself, so no crossover can fire.
+                int prev = t > 0 ? i - 1 : i;
+                int signal = entry_signal(series, p, i, prev, m.close[i]);
+                if (signal == 0) continue;
+                if (holding.side != 0) {
+                    if (signal == -holding.side) st.pending_exit = 1;
+                    continue;
+                }
+                if (st.pending_entry != 0) continue;
+                if (signal < 0 && p.allow_short == 0) continue;
+                if (t - st.last_exit_bar <= p.cooldown_bars) continue;
+                if (open_and_pending_count(pf, states) >= p.max_positions) continue;
+                double atr = series.atr[i];
+                if (std::isnan(atr) || atr <= 0.0) continue;
+                st.pending_entry = signal;
+                st.pending_atr = atr;
             }
-            if (m.tradable[i] == 0) continue;
-            if (holding.side != 0 && p.max_hold_bars > 0 && t - pos.entry_bar >= p.max_hold_bars) {
-                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i], kTaker,
-                               kMaxHold);
-                st.last_exit_bar = t;
-            }
-            // At t == 0 the "previous" index is the bar itself, so no crossover can fire.
-            int prev = t > 0 ? i - 1 : i;
-            int signal = entry_signal(series, p, i, prev, m.close[i]);
-            if (signal == 0) continue;
-            if (holding.side != 0) {
-                if (signal == -holding.side) st.pending_exit = 1;
-                continue;
-            }
-            if (st.pending_entry != 0) continue;
-            if (signal < 0 && p.allow_short == 0) continue;
-            if (t - st.last_exit_bar <= p.cooldown_bars) continue;
-            if (open_and_pending_count(pf, states) >= p.max_positions) continue;
-            double atr = series.atr[i];
-            if (std::isnan(atr) || atr <= 0.0) continue;
-            st.pending_entry = signal;
-            st.pending_atr = atr;
         }
 
         // 6. Mark to market.

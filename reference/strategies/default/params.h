@@ -16,40 +16,42 @@ struct BT_KERNEL DefaultParams {
     int bb_period;
     double bb_k;
     int breadth_period;
-    // Decision and risk rules.
+    // Decision and risk rules. BT_COLD (Note [Cold fields]): read only once a
+    // signal fired, or when an order is sized, or a trade is closed.
     int mode;  // 0 trend, 1 mean reversion
-    int allow_short;
-    double rsi_max_long;
-    double rsi_min_short;
-    double adx_min;
-    double breadth_min;
-    double rsi_oversold;
-    double rsi_overbought;
-    double sl_atr;
-    double tp1_atr;
-    double tp1_frac;
-    double tp_atr;
+    BT_COLD int allow_short;
+    BT_COLD double rsi_max_long;
+    BT_COLD double rsi_min_short;
+    BT_COLD double adx_min;
+    BT_COLD double breadth_min;
+    BT_COLD double rsi_oversold;
+    BT_COLD double rsi_overbought;
+    BT_COLD double sl_atr;
+    BT_COLD double tp1_atr;
+    BT_COLD double tp1_frac;
+    BT_COLD double tp_atr;
     double trail_activate_atr;
     double trail_atr;  // 0 disables trailing
-    double risk_per_trade;
-    double max_leverage;
-    int max_positions;
-    int cooldown_bars;
+    BT_COLD double risk_per_trade;
+    BT_COLD double max_leverage;
+    BT_COLD int max_positions;
+    BT_COLD int cooldown_bars;
     int max_hold_bars;  // 0 disables the time exit
 };
 
 // The indicator series the strategy reads, each [n_symbols * n_bars] in the
 // aligned layout (see Note [Aligned market layout]); names are the ids of the
 // spec's "indicators" list.
+// atr and breadth are read only once a signal fired (BT_COLD, Note [Cold fields]).
 struct BT_KERNEL DefaultSeries {
     const double* ema_fast;
     const double* ema_slow;
     const double* rsi;
     const double* adx;
-    const double* atr;
+    BT_COLD const double* atr;
     const double* bb_upper;
     const double* bb_lower;
-    const double* breadth;
+    BT_COLD const double* breadth;
 };
 
 }  // namespace btforge

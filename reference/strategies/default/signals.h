@@ -12,17 +12,16 @@ namespace btforge {
 // its lookback), and none at bar 0 of a crossover (no previous bar).
 // `i` is the aligned index of (symbol, t), `prev` that of (symbol, t - 1).
 // Note [Cheapest rejection first]
-// The trend signal is 0 unless every input is a number, ADX clears adx_min
-// and the EMAs cross; with RSI and breadth it picks the side. It tests the
-// rarest-to-pass conditions first and reads RSI and breadth only after a
-// cross. That returns the same value as testing every input for NaN up
-// front: a comparison with NaN is false, so a cross implies that the four
-// EMA values are numbers, and ADX, RSI and breadth are tested for NaN
-// explicitly. Most bars are rejected after two or five loads instead of
-// seven.
+// The trend signal is 0 unless every input is a number, the EMAs cross and
+// ADX clears adx_min; with RSI and breadth it picks the side. It reads ADX
+// and the four EMA values together (one wait for five loads on the GPU),
+// tests the cross, the rarest to pass, then ADX, and reads RSI and breadth
+// only after both. That returns the same value as testing every input for
+// NaN up front: a comparison with NaN is false, so a cross implies that the
+// four EMA values are numbers, and ADX, RSI and breadth are tested for NaN
+// explicitly. Most bars are rejected after five loads instead of seven.
 BT_KERNEL inline int trend_signal(const DefaultSeries& s, const DefaultParams& p, int i, int prev) {
     double adx = s.adx[i];
-    if (std::isnan(adx) || adx < p.adx_min) return 0;
     double fast = s.ema_fast[i];
     double slow = s.ema_slow[i];
     double fast_prev = s.ema_fast[prev];
@@ -30,7 +29,7 @@ BT_KERNEL inline int trend_signal(const DefaultSeries& s, const DefaultParams& p
     int cross = 0;
     if (fast > slow && fast_prev <= slow_prev) cross = 1;
     if (fast < slow && fast_prev >= slow_prev) cross = -1;
-    if (cross == 0) return 0;
+    if (cross == 0 || std::isnan(adx) || adx < p.adx_min) return 0;
     double rsi = s.rsi[i];
     double breadth = s.breadth[i];
     if (std::isnan(rsi) || std::isnan(breadth)) return 0;

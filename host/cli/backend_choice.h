@@ -12,6 +12,7 @@ namespace btforge {
 
 namespace cuda {
 class CudaDriver;
+class ContextWarmUp;
 struct CudaSweepStats;
 }  // namespace cuda
 
@@ -49,6 +50,9 @@ struct ResolvedBackend {
     std::function<std::vector<double>(const SeriesCache&, const Market&)> series;
     std::shared_ptr<cuda::CudaDriver> driver;        // cuda only
     std::shared_ptr<cuda::CudaSweepStats> cuda_stats;  // cuda only: filled by each run
+    // cuda only: the devices' contexts, being created since resolution
+    // (Note [Contexts created ahead]); run() waits for them and counts the wait.
+    std::shared_ptr<cuda::ContextWarmUp> contexts;
 };
 
 ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& strategy, int threads);

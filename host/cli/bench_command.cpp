@@ -7,6 +7,7 @@
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/strategy_options.h"
+#include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
 #include "host/data/synthetic_market.h"
 #include "host/engine/account_config.h"
@@ -115,6 +116,14 @@ int run_bench_command(const std::vector<std::string>& args) {
               << "indicator series for the CPU runs: " << series.distinct_series() << " built in "
               << series.build_seconds() << " s on " << threads
               << " threads (not in the CPU sweep times; a backend computes its own, inside its time)" << std::endl;
+    if (backend.contexts) {
+        // Before any timed run, so the CPU's are not disturbed either
+        // (Note [Contexts created ahead]).
+        backend.contexts->wait();
+        std::cout << "cuda contexts: " << backend.contexts->devices() << " created in "
+                  << backend.contexts->creation_seconds()
+                  << " s, while the market and series were built (not in the timed runs)" << std::endl;
+    }
 
     auto timed = [&](const std::string& label, const std::function<SweepOutcome(const SweepJob&, const SweepOptions&)>& run,
                      int run_threads, std::uint64_t n, const SweepJob& sweep_job) {
@@ -143,7 +152,9 @@ int run_bench_command(const std::vector<std::string>& args) {
             const cuda::CudaSweepStats& stats = *backend.cuda_stats;
             double kernel_rate = cells_per_combination * static_cast<double>(combinations) / stats.kernel_seconds;
             std::cout << "cuda kernels only: " << stats.kernel_seconds << " s, " << kernel_rate << " cells/s ("
-                      << stats.chunks << " launches of up to " << stats.chunk_size << " combinations; upload "
+                      << stats.chunks << " launches of up to " << stats.chunk_size << " combinations"
+                      << (stats.wave != 0 ? " (a wave: " + std::to_string(stats.wave) + ")" : std::string())
+                      << "; upload "
                       << stats.upload_seconds << " s)\n"
                       << (stats.indicators_on_device
                               ? "cuda indicators: " + std::to_string(stats.indicator_jobs) +
@@ -151,7 +162,7 @@ int run_bench_command(const std::vector<std::string>& args) {
                                     " s (inside end to end)\n"
                               : std::string("cuda indicators: none in this binary; the CPU's series were uploaded\n"))
                       << "cuda setup (context, module, uploads, indicators; the slowest device): "
-                      << stats.setup_seconds << " s\n"
+                      << stats.setup_seconds << " s, of which context and module " << stats.context_seconds << " s\n"
                       << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate
                       << "x, kernels only " << kernel_rate / cpu_rate << "x\n";
         } else {

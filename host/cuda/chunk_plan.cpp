@@ -40,4 +40,15 @@ ChunkPlan plan_chunks(const ChunkPlanInput& in) {
     return plan;
 }
 
+std::uint64_t several_device_chunk(std::uint64_t combinations, std::uint64_t devices, std::uint64_t wave,
+                                   std::uint64_t granularity) {
+    if (devices == 0 || wave == 0 || granularity == 0) {
+        throw std::invalid_argument("several-device chunks need devices, a wave and a granularity");
+    }
+    const std::uint64_t share = (combinations + devices - 1) / devices;
+    const std::uint64_t waves = std::max<std::uint64_t>(share / wave, 1);
+    const std::uint64_t chunk = (share + waves - 1) / waves;
+    return std::max<std::uint64_t>((chunk + granularity - 1) / granularity * granularity, granularity);
+}
+
 }  // namespace btforge::cuda

@@ -105,6 +105,8 @@ struct DriverApi {
     CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                                unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
                                CUstream stream, void** parameters, void** extra);
+    CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int* blocks, CUfunction function, int block_size,
+                                                            std::size_t dynamic_shared_bytes);
 };
 
 }  // namespace btforge::cuda

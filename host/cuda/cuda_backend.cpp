@@ -187,6 +187,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     stats.jit_log = module.info_log();
     const std::string entry = "btforge_" + strategy + "_sweep";
     CUfunction kernel = module.function(entry);
+    stats.context_seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
     const LaunchTables tables = build_launch_tables(job);
     SweepOutcome outcome;
@@ -305,6 +306,16 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     plan_input.buffers = 2;
     plan_input.safety_margin_bytes = cuda.safety_margin_bytes;
     plan_input.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, block);
+    if (cuda.sharing_devices > 1) {
+        int blocks_per_sm = 0;
+        driver.check(api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, static_cast<int>(block), 0),
+                     "reading the occupancy of " + entry);
+        const std::uint64_t wave = static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
+                                   static_cast<std::uint64_t>(std::max(info.multiprocessors, 1)) * block;
+        stats.wave = wave;
+        // In whole waves even above max_chunk: a smaller chunk idles SMs.
+        plan_input.max_chunk = several_device_chunk(outcome.combinations, cuda.sharing_devices, wave, block);
+    }
     plan_input.combinations = outcome.combinations;
     plan_input.granularity = block;
     const ChunkPlan plan = plan_chunks(plan_input);
@@ -472,9 +483,7 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
                 CudaRunOptions mine = cuda;
                 mine.device = devices[d];
                 mine.shared_next = &shared_next;
-                // Note [Chunks for several GPUs]
-                const std::uint64_t balanced = job.space->count() / (8 * devices.size());
-                mine.max_chunk = std::min(cuda.max_chunk, std::max<std::uint64_t>(balanced, 65536));
+                mine.sharing_devices = devices.size();  // Note [Chunks for several GPUs]
                 outcomes[d] = run_cuda_sweep(driver, job, options, mine, &device_stats[d]);
                 results_in[d] = began + outcomes[d].seconds;
             } catch (...) {

@@ -26,6 +26,9 @@ struct CudaRunOptions {
     // Several GPUs (Note [Several GPUs]): chunks are taken from this shared
     // counter of ordinals instead of a private one. Null for one GPU.
     std::atomic<std::uint64_t>* shared_next = nullptr;
+    // How many devices share the counter: sizes the chunks in whole waves
+    // (Note [Chunks for several GPUs] in chunk_plan.h).
+    std::uint64_t sharing_devices = 1;
 };
 
 // What ran, for the report and `btforge bench`.
@@ -40,11 +43,13 @@ struct CudaSweepStats {
     double kernel_seconds = 0.0;    // sum of the kernels' own time (events), copies excluded
     double upload_seconds = 0.0;    // market, series and tables to the device, once
     double setup_seconds = 0.0;     // from the call to the first chunk: context, module, uploads, indicators
+    double context_seconds = 0.0;   // the part of it until the context and the module are ready (JIT included)
     bool indicators_on_device = false;  // the series were computed by the indicator kernels
     double indicator_seconds = 0.0;     // their kernels' time (events)
     std::size_t indicator_jobs = 0;     // (symbol, series) jobs
     std::uint64_t chunks = 0;       // launches
     std::uint64_t chunk_size = 0;   // combinations per launch
+    std::uint64_t wave = 0;         // combinations the SMs hold at once (several GPUs only)
     std::uint64_t device_bytes = 0; // allocated on the device for the sweep
     // --jit only (Note [JIT build]).
     bool jit = false;
@@ -97,13 +102,11 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
 // single device's ends when its results are in: freeing device memory and
 // contexts afterwards is in neither.
 //
-// Note [Chunks for several GPUs]
-// Each device takes chunks of about 1/8 of its share (at least 65536
-// combinations, 512 blocks: about one full wave of an H100 at 4 blocks per
-// SM), so the devices finish within a chunk of each other. Chunks that shrink
-// towards the end (remaining / (2 x devices), down to 16384) were measured
-// and rejected: on 2 x H200 their small last launches left most SMs idle and
-// the kernels took 2.79-2.83 s instead of 2.58-2.61 s (docs/PERFORMANCE.md).
+// The chunks: Note [Chunks for several GPUs] in chunk_plan.h. Chunks that
+// shrink towards the end (remaining / (2 x devices), down to 16384) were
+// measured and rejected: on 2 x H200 their small last launches left most SMs
+// idle and the kernels took 2.79-2.83 s instead of 2.58-2.61 s
+// (docs/PERFORMANCE.md).
 SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
                                  const CudaRunOptions& cuda, const std::vector<int>& devices,
                                  std::vector<CudaSweepStats>* stats = nullptr);

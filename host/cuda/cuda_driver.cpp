@@ -58,6 +58,8 @@ bool resolve_all(void* library, DriverApi& api, std::string* missing) {
     ok &= resolve(library, "cuModuleUnload", api.cuModuleUnload, missing);
     ok &= resolve(library, "cuModuleGetFunction", api.cuModuleGetFunction, missing);
     ok &= resolve(library, "cuLaunchKernel", api.cuLaunchKernel, missing);
+    ok &= resolve(library, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                  api.cuOccupancyMaxActiveBlocksPerMultiprocessor, missing);
     return ok;
 }
 

@@ -83,3 +83,36 @@ TEST_CASE("chunk plan: nothing to run, and inconsistent input") {
     no_size.bytes_per_combination = 0;
     CHECK_THROWS_AS(plan_chunks(no_size), std::invalid_argument);
 }
+
+// Note [Chunks for several GPUs]: each device's share in whole waves.
+TEST_CASE("several-device chunks: the large workload on 2 H100-class GPUs at 5 blocks of 128 per SM") {
+    const std::uint64_t wave = 5 * 132 * 128;  // 84480
+    const std::uint64_t chunk = several_device_chunk(1'048'576, 2, wave, 128);
+    CHECK(chunk == 87424);  // 524288 / 6 waves = 87381.3, up to a whole block
+    CHECK(chunk >= wave);
+    CHECK(chunk % 128 == 0);
+    // 12 chunks: 6 per device, the last one 512 combinations short.
+    CHECK((1'048'576 + chunk - 1) / chunk == 12);
+    CHECK(1'048'576 - 11 * chunk == chunk - 512);
+}
+
+TEST_CASE("several-device chunks: table of cases") {
+    struct Case {
+        std::uint64_t combinations, devices, wave, expected;
+    };
+    for (const Case& c : std::vector<Case>{
+             {1'048'576, 2, 4 * 132 * 128, 75008},  // 7 waves per share at 4 blocks per SM
+             {100'000, 2, 84480, 50048},            // a share under one wave is one chunk
+             {1'000, 4, 84480, 256},                // tiny: 250 per device, a whole block each
+             {1, 8, 84480, 128},                    // fewer combinations than devices: one block
+             {84480 * 2, 2, 84480, 84480},          // exactly one wave each
+             {84480 * 2 + 1, 2, 84480, 84608},      // one combination more: one whole block more
+             {10'000'000, 2, 84480, 84864},          // a long sweep: chunks stay at about one wave
+         }) {
+        INFO(c.combinations << " combinations, " << c.devices << " devices, wave " << c.wave);
+        CHECK(several_device_chunk(c.combinations, c.devices, c.wave, 128) == c.expected);
+    }
+    CHECK_THROWS_AS(several_device_chunk(1000, 0, 84480, 128), std::invalid_argument);
+    CHECK_THROWS_AS(several_device_chunk(1000, 2, 0, 128), std::invalid_argument);
+    CHECK_THROWS_AS(several_device_chunk(1000, 2, 84480, 0), std::invalid_argument);
+}

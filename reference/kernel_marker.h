@@ -17,16 +17,20 @@
 #endif
 
 // Note [Cold fields]
-// BT_COLD marks a struct field that the per-bar path of a kernel does not
-// read: parameters used only when an order is sized or a trade closes, trade
-// statistics, fee and funding totals. It changes nothing in the reference
-// (it expands to nothing). In generated code it becomes BTFORGE_COLD, which
-// is `volatile` in device code: such a field stays in the thread's local
-// memory, read where it is used, instead of holding a register through the
-// whole bar loop. Registers are what bounds the number of warps per SM (see
-// docs/PERFORMANCE.md, "Cold fields"); a field read on every bar must not be
-// marked, as each read would become a load. Only fields may carry it
-// (btforge-gen's cold-field rule).
+// BT_COLD marks a struct field that should not hold a register through a
+// kernel's whole bar loop: above all what the per-bar path does not read
+// (parameters used only once a signal fired, when an order is sized or a
+// trade closes; trade statistics; fee and funding totals). It changes
+// nothing in the reference (it expands to nothing). In generated code it
+// becomes BTFORGE_COLD, which is `volatile` in device code: the field stays
+// in the thread's local memory and is loaded where it is used. Registers
+// bound the warps per SM, and a load costs latency, so what to mark is
+// measured (docs/PERFORMANCE.md, "Cold fields"): the fields above took the
+// default kernel from 4 to 5 blocks per SM; a few read on some bars only
+// (the bands of mean-reversion combinations, the trailing and holding limits
+// of open positions, the exposure and downside sums) took it to 6, 1.8%
+// faster. A field that every combination reads on every bar must not be
+// marked. Only fields may carry it (btforge-gen's cold-field rule).
 #if defined(__clang__)
 #define BT_COLD [[clang::annotate("btforge::cold")]]
 #else

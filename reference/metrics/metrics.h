@@ -36,7 +36,8 @@ struct BT_KERNEL Metrics {
 // arithmetically instead: total_return * bars_per_year / n_bars.
 
 // Running state of the online metrics, updated in bar order. The trade
-// statistics change only when a trade closes (BT_COLD, Note [Cold fields]).
+// statistics change only when a trade closes, the downside and exposure sums
+// only on some bars (BT_COLD, Note [Cold fields]).
 struct BT_KERNEL MetricsAccumulator {
     BT_COLD double initial_equity;
     double prev_equity;
@@ -45,8 +46,8 @@ struct BT_KERNEL MetricsAccumulator {
     long long n_returns;
     double mean_return;       // Welford
     double m2_return;
-    double sum_sq_downside;   // sum of min(r, 0)^2
-    long long bars_exposed;
+    BT_COLD double sum_sq_downside;   // sum of min(r, 0)^2
+    BT_COLD long long bars_exposed;
     BT_COLD int n_trades;
     BT_COLD int n_wins;
     BT_COLD double gross_profit;

@@ -17,7 +17,8 @@ struct BT_KERNEL DefaultParams {
     double bb_k;
     int breadth_period;
     // Decision and risk rules. BT_COLD (Note [Cold fields]): read only once a
-    // signal fired, or when an order is sized, or a trade is closed.
+    // signal fired, when an order is sized or a trade is closed, or (the
+    // trailing activation, the holding limit) for open positions.
     int mode;  // 0 trend, 1 mean reversion
     BT_COLD int allow_short;
     BT_COLD double rsi_max_long;
@@ -30,27 +31,28 @@ struct BT_KERNEL DefaultParams {
     BT_COLD double tp1_atr;
     BT_COLD double tp1_frac;
     BT_COLD double tp_atr;
-    double trail_activate_atr;
+    BT_COLD double trail_activate_atr;
     double trail_atr;  // 0 disables trailing
     BT_COLD double risk_per_trade;
     BT_COLD double max_leverage;
     BT_COLD int max_positions;
     BT_COLD int cooldown_bars;
-    int max_hold_bars;  // 0 disables the time exit
+    BT_COLD int max_hold_bars;  // 0 disables the time exit
 };
 
 // The indicator series the strategy reads, each [n_symbols * n_bars] in the
 // aligned layout (see Note [Aligned market layout]); names are the ids of the
 // spec's "indicators" list.
-// atr and breadth are read only once a signal fired (BT_COLD, Note [Cold fields]).
+// atr and breadth are read only once a signal fired, the bands only by
+// mean-reversion combinations (BT_COLD, Note [Cold fields]).
 struct BT_KERNEL DefaultSeries {
     const double* ema_fast;
     const double* ema_slow;
     const double* rsi;
     const double* adx;
     BT_COLD const double* atr;
-    const double* bb_upper;
-    const double* bb_lower;
+    BT_COLD const double* bb_upper;
+    BT_COLD const double* bb_lower;
     BT_COLD const double* breadth;
 };
 

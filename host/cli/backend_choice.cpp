@@ -192,7 +192,11 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
                 stats->indicator_seconds = std::max(stats->indicator_seconds, d.indicator_seconds);
             }
             stats->chunks = 0;
-            for (const cuda::CudaSweepStats& d : per_device) stats->chunks += d.chunks;
+            stats->device_kernel_seconds.clear();
+            for (const cuda::CudaSweepStats& d : per_device) {
+                stats->chunks += d.chunks;
+                if (per_device.size() > 1) stats->device_kernel_seconds.push_back(d.kernel_seconds);
+            }
             // The description is fixed before the run; what the JIT did is
             // known only after it (Note [Backend resolution]).
             if (stats->jit) {

@@ -45,6 +45,16 @@ struct Timed {
     std::vector<ResultRow> top;
 };
 
+// "cuda kernels per device: 2.19 s 2.26 s\n" for several GPUs, else "".
+std::string kernels_per_device(const std::vector<double>& seconds) {
+    if (seconds.empty()) return "";
+    std::ostringstream line;
+    line << "cuda kernels per device:";
+    for (double s : seconds) line << " " << s << " s";
+    line << "\n";
+    return line.str();
+}
+
 }  // namespace
 
 int run_bench_command(const std::vector<std::string>& args) {
@@ -163,6 +173,7 @@ int run_bench_command(const std::vector<std::string>& args) {
                               : std::string("cuda indicators: none in this binary; the CPU's series were uploaded\n"))
                       << "cuda setup (context, module, uploads, indicators; the slowest device): "
                       << stats.setup_seconds << " s, of which context and module " << stats.context_seconds << " s\n"
+                      << kernels_per_device(stats.device_kernel_seconds)
                       << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate
                       << "x, kernels only " << kernel_rate / cpu_rate << "x\n";
         } else {

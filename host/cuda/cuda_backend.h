@@ -50,6 +50,7 @@ struct CudaSweepStats {
     std::uint64_t chunks = 0;       // launches
     std::uint64_t chunk_size = 0;   // combinations per launch
     std::uint64_t wave = 0;         // combinations the SMs hold at once (several GPUs only)
+    std::vector<double> device_kernel_seconds;  // several GPUs: each device's kernel_seconds, in --devices order
     std::uint64_t device_bytes = 0; // allocated on the device for the sweep
     // --jit only (Note [JIT build]).
     bool jit = false;

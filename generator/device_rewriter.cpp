@@ -28,14 +28,27 @@ bool is(const std::vector<Token>& tokens, std::size_t i, std::string_view spelli
     return i < tokens.size() && tokens[i].spelling == spelling;
 }
 
-// The declarator names of the field declaration that starts after `from`:
-// identifiers followed by ';', ',' or '[' up to the declaration's ';'.
+// The declarator names of the field declaration that starts after `from`,
+// up to its ';': each identifier that ends a declarator (followed by ';', ',',
+// '[', a default member initializer '=' or '{', or a bit-field ':'), outside
+// brackets and initializers.
 std::vector<std::size_t> declarator_names(const std::vector<Token>& tokens, std::size_t from) {
     std::vector<std::size_t> names;
-    for (std::size_t i = from; i < tokens.size() && tokens[i].spelling != ";"; ++i) {
-        if (tokens[i].kind == Token::Kind::Identifier &&
-            (is(tokens, i + 1, ";") || is(tokens, i + 1, ",") || is(tokens, i + 1, "["))) {
-            names.push_back(i);
+    int depth = 0;  // (), [], {} nesting
+    bool in_initializer = false;
+    for (std::size_t i = from; i < tokens.size(); ++i) {
+        const std::string& s = tokens[i].spelling;
+        if (depth == 0 && s == ";") break;
+        if (s == "(" || s == "[" || s == "{") ++depth;
+        if (s == ")" || s == "]" || s == "}") --depth;
+        if (depth == 0 && s == ",") in_initializer = false;
+        if (depth == 0 && (s == "=" || s == ":")) in_initializer = true;
+        if (depth != 0 || in_initializer || tokens[i].kind != Token::Kind::Identifier) continue;
+        for (std::string_view end : {";", ",", "[", "=", "{", ":"}) {
+            if (is(tokens, i + 1, end)) {
+                names.push_back(i);
+                break;
+            }
         }
     }
     return names;

@@ -195,6 +195,10 @@ public:
 
     std::vector<Violation> run() {
         for (const MarkedCursor& m : in_.marked) {
+            const char* what = m.kind == Entity::Kind::Function ? "function"
+                               : m.kind == Entity::Kind::Struct ? "struct"
+                                                                : "declaration";
+            check_not_cold(m.cursor, what);
             if (m.kind == Entity::Kind::Function) {
                 caller_ = take(clang_getCursorUSR(m.cursor));
                 names_[caller_] = m.qualified_name;
@@ -328,6 +332,7 @@ private:
         visit_children(record, [&](CXCursor c, CXCursor) {
             switch (clang_getCursorKind(c)) {
                 case CXCursor_FieldDecl: {
+                    check_cold_placement(c);
                     CX_CXXAccessSpecifier a = clang_getCXXAccessSpecifier(c);
                     if (access && *access != a) {
                         report(at(c), "non-pod",
@@ -459,13 +464,28 @@ private:
         });
     }
 
-    // A cold local or parameter would be `volatile` on the GPU: every use a
-    // memory access, for nothing (Note [Cold fields]).
+    // BT_COLD means something on a field of a marked struct only (Note
+    // [Cold fields]); a cold local or parameter would be `volatile` on the
+    // GPU, every use a memory access, for nothing.
     void check_not_cold(CXCursor decl, const char* what) {
         if (has_cold_annotation(decl)) {
             report(at(decl), "cold-field", std::string("BT_COLD on ") + what + " '" + spelling(decl) +
                                                "': only fields of marked structs can be cold");
         }
+    }
+
+    // btforge-gen writes the qualifier before the field's name, so the
+    // marker must come before it too: `BT_COLD double x;`, not `double x BT_COLD;`.
+    void check_cold_placement(CXCursor field) {
+        visit_children(field, [&](CXCursor child, CXCursor) {
+            if (clang_getCursorKind(child) == CXCursor_AnnotateAttr && spelling(child) == "btforge::cold" &&
+                file_position(clang_getCursorLocation(child)).offset >
+                    file_position(clang_getCursorLocation(field)).offset) {
+                report(at(child), "cold-field",
+                       "BT_COLD after the name of field '" + spelling(field) + "': write it before the field's type");
+            }
+            return CXChildVisit_Continue;
+        });
     }
 
     void check_local(CXCursor var) {

@@ -464,6 +464,9 @@ TEST_CASE("rewriter: BT_COLD becomes BTFORGE_COLD (volatile in device code, Note
     // A pointer field: the pointer is cold, not what it points to.
     CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL S {\n    BT_COLD const double* atr;\n    const double* rsi;\n};") ==
           "struct S {\n    const double* BTFORGE_COLD atr;\n    const double* rsi;\n};");
+    // Default member initializers and bit-fields: the name, not what follows.
+    CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL U {\n    BT_COLD double x = kStart, y{2.0};\n    BT_COLD int f : 3;\n};") ==
+          "struct U {\n    double BTFORGE_COLD x = kStart, BTFORGE_COLD y{2.0};\n    int BTFORGE_COLD f : 3;\n};");
     // Every name of the declaration, arrays included; the next field is left alone.
     CHECK(rewrite(Entity::Kind::Struct, "struct BT_KERNEL T {\n    BT_COLD int a, b[4];\n    int c;\n};") ==
           "struct T {\n    int BTFORGE_COLD a, BTFORGE_COLD b[4];\n    int c;\n};");

@@ -64,6 +64,17 @@ TEST_CASE("cold-field: BT_COLD on a local variable; on a struct field it passes"
           "BT_COLD on variable 'doubled': only fields of marked structs can be cold");
 }
 
+TEST_CASE("cold-field: BT_COLD on a struct, on a function, or after a field's name") {
+    ReferenceModel model = parse({kFixtures + "cold-misuse.h"});
+    INFO(describe(model.violations));
+    REQUIRE(model.violations.size() == 3);
+    for (const Violation& v : model.violations) CHECK(v.rule == "cold-field");
+    CHECK(model.violations[0].explanation == "BT_COLD on struct 'Whole': only fields of marked structs can be cold");
+    CHECK(model.violations[1].explanation ==
+          "BT_COLD after the name of field 'b': write it before the field's type");
+    CHECK(model.violations[2].explanation == "BT_COLD on function 'twice': only fields of marked structs can be cold");
+}
+
 TEST_CASE("several violations in different functions are all reported, sorted") {
     ReferenceModel model = parse({kFixtures + "several.h"});
     INFO(describe(model.violations));

@@ -181,7 +181,14 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
             // What is left of the contexts' creation belongs to this sweep's time.
             const double waited = contexts->wait();
             std::vector<cuda::CudaSweepStats> per_device;
-            SweepOutcome outcome = cuda::run_multi_gpu_sweep(*driver, job, sweep, options, devices, &per_device);
+            SweepOutcome outcome;
+            try {
+                outcome = cuda::run_multi_gpu_sweep(*driver, job, sweep, options, devices, &per_device);
+            } catch (...) {
+                contexts->release();
+                throw;
+            }
+            contexts->release();  // Note [Contexts created ahead]: only the first sweep uses them
             outcome.seconds += waited;
             // The devices run at once: kernel-only time is the longest one's.
             *stats = per_device.front();

@@ -45,7 +45,7 @@ std::uint64_t several_device_chunk(std::uint64_t combinations, std::uint64_t dev
     if (devices == 0 || wave == 0 || granularity == 0) {
         throw std::invalid_argument("several-device chunks need devices, a wave and a granularity");
     }
-    const std::uint64_t share = (combinations + devices - 1) / devices;
+    const std::uint64_t share = combinations / devices + (combinations % devices != 0 ? 1 : 0);
     const std::uint64_t waves = std::max<std::uint64_t>(share / wave, 1);
     const std::uint64_t chunk = (share + waves - 1) / waves;
     return std::max<std::uint64_t>((chunk + granularity - 1) / granularity * granularity, granularity);

@@ -48,11 +48,12 @@ ChunkPlan plan_chunks(const ChunkPlanInput& input);
 // more. A chunk smaller than one wave (the blocks all SMs hold at once) lets
 // SMs idle whenever a chunk ends: its last blocks run while the next chunk
 // has no blocks left to start, until the host launches the one after. So
-// each device's share of the sweep is cut into whole waves: `wave`
-// combinations = resident blocks per SM x SMs x block size, measured on the
-// device, and the chunk is share / floor(share / wave), rounded up to a
-// whole block (the share itself when it is under one wave). Equal devices
-// then take the same number of chunks and finish together. Measured on
+// each device's share of the sweep is cut into equal chunks of at least one
+// wave (`wave` combinations = resident blocks per SM x SMs x block size,
+// measured on the device): share / floor(share / wave), between one wave and
+// two, rounded up to a whole block (the share itself when it is under one
+// wave); the caller caps it at the larger of max_chunk and one wave. Equal
+// devices then take the same number of chunks and finish together. Measured on
 // 2 x H200 (docs/PERFORMANCE.md, "Several GPUs, third session").
 std::uint64_t several_device_chunk(std::uint64_t combinations, std::uint64_t devices, std::uint64_t wave,
                                    std::uint64_t granularity);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -17,7 +18,10 @@ namespace btforge::cuda {
 // context that already exists. A sweep that starts before the contexts are
 // ready waits for them, and that wait is counted in its time. A context that
 // cannot be created is not reported here: the sweep retains it again and
-// reports the driver's error itself.
+// reports the driver's error itself. After the first sweep the contexts are
+// released (release()), so that a later sweep of the same process starts
+// from a fresh context, as it did before, even after a kernel fault left
+// the first one unusable.
 class ContextWarmUp {
 public:
     ContextWarmUp(std::shared_ptr<const CudaDriver> driver, const std::vector<int>& devices);
@@ -25,6 +29,8 @@ public:
     ContextWarmUp& operator=(const ContextWarmUp&) = delete;
     // Waits for the threads, then releases the contexts they retained.
     ~ContextWarmUp();
+    // The same, at once; later calls do nothing.
+    void release();
 
     // Blocks until every context exists (or failed); returns the seconds
     // this call waited.
@@ -39,6 +45,7 @@ private:
     std::vector<char> retained_;           // per device: 1 when its context was retained
     std::vector<double> ready_after_;      // per device: seconds from the start
     std::vector<std::thread> threads_;
+    std::mutex wait_mutex_;  // wait() may be called from several threads
     double creation_seconds_ = 0.0;
 };
 

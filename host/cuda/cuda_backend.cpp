@@ -313,8 +313,9 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         const std::uint64_t wave = static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
                                    static_cast<std::uint64_t>(std::max(info.multiprocessors, 1)) * block;
         stats.wave = wave;
-        // In whole waves even above max_chunk: a smaller chunk idles SMs.
-        plan_input.max_chunk = several_device_chunk(outcome.combinations, cuda.sharing_devices, wave, block);
+        // At least a wave even above max_chunk: a smaller chunk idles SMs.
+        plan_input.max_chunk = std::min(several_device_chunk(outcome.combinations, cuda.sharing_devices, wave, block),
+                                        std::max<std::uint64_t>(plan_input.max_chunk, wave));
     }
     plan_input.combinations = outcome.combinations;
     plan_input.granularity = block;

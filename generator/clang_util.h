@@ -103,12 +103,6 @@ inline bool has_annotation(CXCursor c, const char* text) {
     return found;
 }
 
-}  // namespace detail
-
-inline bool has_kernel_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::kernel"); }
-inline bool has_cold_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::cold"); }
-
-namespace detail {
 
 inline bool is_scope(CXCursorKind k) {
     return k == CXCursor_Namespace || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
@@ -127,6 +121,9 @@ inline std::vector<CXCursor> enclosing_namespaces(CXCursor c) {
 }
 
 }  // namespace detail
+
+inline bool has_kernel_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::kernel"); }
+inline bool has_cold_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::cold"); }
 
 inline std::string qualified_name(CXCursor c) {
     std::vector<std::string> parts{spelling(c)};

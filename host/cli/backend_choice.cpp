@@ -37,7 +37,9 @@ po::options_description backend_options(BackendChoice& c, const std::string& all
          "kept in a disk cache")
         ("jit-cache", po::value(&c.jit_cache)->value_name("DIR"),
          "cache directory for --jit (default $BTFORGE_CACHE_DIR, else $XDG_CACHE_HOME/btforge/jit, else "
-         "~/.cache/btforge/jit)");
+         "~/.cache/btforge/jit)")
+        ("max-chunk", po::value(&c.max_chunk)->value_name("N")->default_value(c.max_chunk),
+         "cuda: combinations per launch at most (progress and cancellation are per launch; less device memory)");
     return options;
 }
 
@@ -116,6 +118,7 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
     } else if (!c.jit_cache.empty()) {
         throw po::error("--jit-cache is only used with --jit");
     }
+    if (c.max_chunk == 0) throw po::error("--max-chunk must be at least 1");
     if (name == "auto" || name == "cuda") {
         std::string why = cuda_unavailable_reason(c, strategy, r.driver);
         if (!why.empty()) {
@@ -157,6 +160,7 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         r.description += ", driver " + cuda::format_cuda_version(r.driver->version()) + ")";
         cuda::CudaRunOptions options;
         options.device = c.device;
+        options.max_chunk = c.max_chunk;
         if (!c.kernels_file.empty()) options.kernel_file = c.kernels_file;
         if (c.jit) {
             cuda::JitRequest jit;
@@ -196,13 +200,16 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
                 stats->kernel_seconds = std::max(stats->kernel_seconds, d.kernel_seconds);
                 stats->setup_seconds = std::max(stats->setup_seconds, d.setup_seconds);
                 stats->context_seconds = std::max(stats->context_seconds, d.context_seconds);
+                stats->allocation_seconds = std::max(stats->allocation_seconds, d.allocation_seconds);
                 stats->indicator_seconds = std::max(stats->indicator_seconds, d.indicator_seconds);
             }
             stats->chunks = 0;
             stats->device_kernel_seconds.clear();
+            stats->chunk_timings.clear();
             for (const cuda::CudaSweepStats& d : per_device) {
                 stats->chunks += d.chunks;
                 if (per_device.size() > 1) stats->device_kernel_seconds.push_back(d.kernel_seconds);
+                stats->chunk_timings.insert(stats->chunk_timings.end(), d.chunk_timings.begin(), d.chunk_timings.end());
             }
             // The description is fixed before the run; what the JIT did is
             // known only after it (Note [Backend resolution]).

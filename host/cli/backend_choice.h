@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,7 +17,7 @@ class ContextWarmUp;
 struct CudaSweepStats;
 }  // namespace cuda
 
-// --backend, --device, --kernels, --jit, --jit-cache: which engine runs a sweep.
+// --backend, --device(s), --kernels, --jit, --jit-cache, --max-chunk: which engine runs a sweep.
 struct BackendChoice {
     std::string name = "auto";
     int device = 0;
@@ -24,6 +25,7 @@ struct BackendChoice {
     std::string kernels_file;
     bool jit = false;       // NVRTC for the exact device, with the disk cache (Note [JIT build])
     std::string jit_cache;  // --jit-cache DIR; "" = Note [JIT cache location]
+    std::uint64_t max_chunk = std::uint64_t{1} << 18;  // --max-chunk: CudaRunOptions::max_chunk
 };
 
 // `allowed` lists the --backend values the command takes, e.g. "auto|cpu|emu|cuda".

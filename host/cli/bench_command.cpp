@@ -55,6 +55,19 @@ std::string kernels_per_device(const std::vector<double>& seconds) {
     return line.str();
 }
 
+// Writes --chunk-timeline and returns the line that says so.
+std::string write_chunk_timeline(const std::string& path, const std::vector<cuda::ChunkTiming>& timings) {
+    std::ofstream out(path);
+    out << "device,first,count,start_s,stop_s\n";
+    out.precision(9);
+    for (const cuda::ChunkTiming& t : timings) {
+        out << t.device << "," << t.first << "," << t.count << "," << t.start_seconds << "," << t.stop_seconds << "\n";
+    }
+    out.close();
+    if (!out) throw std::runtime_error("cannot write the chunk timeline to " + path);
+    return "cuda chunk timeline: " + std::to_string(timings.size()) + " launches in " + path + "\n";
+}
+
 }  // namespace
 
 int run_bench_command(const std::vector<std::string>& args) {
@@ -68,6 +81,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     std::uint64_t cpu_max_combinations = 0;
     bool skip_single_thread = false;
     int threads = 0;
+    std::string timeline_file;
     po::options_description options("Benchmark (SPEC §10: cells/s = bars x symbols x combinations per second)");
     options.add_options()
         ("strategy", po::value(&strategy_choice.strategy)->default_value(strategy_choice.strategy), "strategy")
@@ -82,7 +96,9 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("cpu-max-combinations", po::value(&cpu_max_combinations)->default_value(0),
          "time the CPU on the first N only (0: as many as the backend); cells/s is a rate")
         ("skip-single-thread", po::bool_switch(&skip_single_thread), "do not time the CPU on 1 thread")
-        ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: all hardware threads)");
+        ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: all hardware threads)")
+        ("chunk-timeline", po::value(&timeline_file)->value_name("CSV"),
+         "cuda: write each launch of the backend's run (device, first, count, start_s, stop_s) to CSV");
     options.add(backend_options(backend_choice, "cpu|emu|cuda", "cpu"));
     if (!parse_command_line(args,
                             "Usage: btforge bench [options]\n"
@@ -92,6 +108,9 @@ int run_bench_command(const std::vector<std::string>& args) {
         return kExitOk;
     }
     if (workload != "standard" && workload != "large") throw po::error("--workload must be standard or large");
+    if (!timeline_file.empty() && backend_choice.name != "cuda") {
+        throw po::error("--chunk-timeline times GPU launches: it needs --backend cuda");
+    }
     threads = resolve_threads(threads);
     LoadedStrategy strategy = load_strategy(strategy_choice);
     Grid grid = load_grid(strategy_choice, strategy.spec, workload == "large" ? "bench_large" : "bench");
@@ -172,8 +191,10 @@ int run_bench_command(const std::vector<std::string>& args) {
                                     " s (inside end to end)\n"
                               : std::string("cuda indicators: none in this binary; the CPU's series were uploaded\n"))
                       << "cuda setup (context, module, uploads, indicators; the slowest device): "
-                      << stats.setup_seconds << " s, of which context and module " << stats.context_seconds << " s\n"
+                      << stats.setup_seconds << " s, of which context and module " << stats.context_seconds
+                      << " s, the chunks' buffers " << stats.allocation_seconds << " s\n"
                       << kernels_per_device(stats.device_kernel_seconds)
+                      << (timeline_file.empty() ? std::string() : write_chunk_timeline(timeline_file, stats.chunk_timings))
                       << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate
                       << "x, kernels only " << kernel_rate / cpu_rate << "x\n";
         } else {

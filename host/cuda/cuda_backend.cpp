@@ -65,11 +65,19 @@ T* device_pointer(CUdeviceptr base, std::size_t offset) {
     return reinterpret_cast<T*>(static_cast<std::uintptr_t>(base + offset));
 }
 
+// Two chunks in flight per device (Note [CUDA sweep]). A third, measured on
+// 2 x H200 with chunks of about a wave, let each device hold three chunks
+// when the shared counter ran out, and one device finished up to 0.6 s
+// after the other (docs/PERFORMANCE.md, "Issue 5, fourth session").
+constexpr std::size_t kSlots = 2;
+
 // One of the two chunk slots (Note [CUDA sweep]).
 struct Slot {
-    Slot(const CudaDriver& driver, std::uint64_t chunk)
+    // `returned_rows`: rows copied back per chunk (none when the device
+    // selects the top N, Note [Top N on the device]).
+    Slot(const CudaDriver& driver, std::uint64_t chunk, std::uint64_t returned_rows)
         : ids(driver, chunk * sizeof(unsigned long long), "combination ids"),
-          rows(driver, chunk * sizeof(device::Metrics), "result rows"),
+          rows(driver, returned_rows * sizeof(device::Metrics), "result rows"),
           start(driver),
           stop(driver),
           stream(driver) {}
@@ -84,6 +92,7 @@ struct Slot {
     CUdeviceptr device_rows = 0;
     std::uint64_t begin = 0;  // first ordinal of the chunk in flight
     std::uint64_t count = 0;
+    std::size_t index = 0;  // in the sweep's slots
     bool busy = false;
 };
 
@@ -248,7 +257,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         fits.free_bytes = free_now;
         fits.resident_bytes = resident_bytes + indicator_work_bytes;
         fits.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
-        fits.buffers = 2;
+        fits.buffers = kSlots;
         fits.safety_margin_bytes = cuda.safety_margin_bytes;
         fits.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, build.block_size);
         fits.combinations = outcome.combinations;
@@ -295,6 +304,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         stats.indicator_jobs = run.jobs;
     }
 
+    const auto allocation_started = Clock::now();
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     driver.check(api.cuMemGetInfo(&free_bytes, &total_bytes), "reading the free memory of device " + std::to_string(cuda.device));
@@ -303,16 +313,16 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     plan_input.free_bytes = free_bytes;
     plan_input.resident_bytes = 0;  // allocated above: free_bytes no longer counts it
     plan_input.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
-    plan_input.buffers = 2;
+    plan_input.buffers = kSlots;
     plan_input.safety_margin_bytes = cuda.safety_margin_bytes;
     plan_input.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, block);
+    int blocks_per_sm = 0;
+    driver.check(api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, static_cast<int>(block), 0),
+                 "reading the occupancy of " + entry);
+    const std::uint64_t wave = static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
+                               static_cast<std::uint64_t>(std::max(info.multiprocessors, 1)) * block;
+    stats.wave = wave;
     if (cuda.sharing_devices > 1) {
-        int blocks_per_sm = 0;
-        driver.check(api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, static_cast<int>(block), 0),
-                     "reading the occupancy of " + entry);
-        const std::uint64_t wave = static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
-                                   static_cast<std::uint64_t>(std::max(info.multiprocessors, 1)) * block;
-        stats.wave = wave;
         // At least a wave even above max_chunk: a smaller chunk idles SMs.
         plan_input.max_chunk = std::min(several_device_chunk(outcome.combinations, cuda.sharing_devices, wave, block),
                                         std::max<std::uint64_t>(plan_input.max_chunk, wave));
@@ -326,38 +336,43 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     ArenaLayout slot_layout;
     const std::size_t slot_ids_bytes = plan.chunk * sizeof(unsigned long long);
     const std::size_t slot_rows_bytes = plan.chunk * sizeof(device::Metrics);
-    std::array<std::size_t, 2> ids_offset{};
-    std::array<std::size_t, 2> rows_offset{};
-    for (std::size_t s = 0; s < 2; ++s) {
+    std::vector<std::size_t> ids_offset(kSlots);
+    std::vector<std::size_t> rows_offset(kSlots);
+    for (std::size_t s = 0; s < kSlots; ++s) {
         ids_offset[s] = slot_layout.add(slot_ids_bytes);
         rows_offset[s] = slot_layout.add(slot_rows_bytes);
     }
     DeviceBuffer slot_buffer(driver, slot_layout.size(),
-                             "2 chunks of " + std::to_string(plan.chunk) + " combinations (ids and rows)");
+                             std::to_string(kSlots) + " chunks of " + std::to_string(plan.chunk) +
+                                 " combinations (ids and rows)");
     const CUdeviceptr slot_base = slot_buffer.get();
 
     // Note [Top N on the device]: when it applies, each chunk returns only
     // its blocks' winners. Declared before the slots, whose streams must be
     // drained before its buffers are freed.
     std::optional<DeviceTopN> device_top = make_device_top_n(driver, *options.rank_metric, options.top_n,
-                                                             options.keep_all_rows, plan.chunk, 2, source);
-    std::array<std::unique_ptr<Slot>, 2> slots;
-    for (std::size_t s = 0; s < 2; ++s) {
-        slots[s] = std::make_unique<Slot>(driver, plan.chunk);
+                                                             options.keep_all_rows, plan.chunk, kSlots, source);
+    std::vector<std::unique_ptr<Slot>> slots(kSlots);
+    for (std::size_t s = 0; s < kSlots; ++s) {
+        slots[s] = std::make_unique<Slot>(driver, plan.chunk, device_top ? 0 : plan.chunk);
         slots[s]->device_ids = slot_base + ids_offset[s];
         slots[s]->device_rows = slot_base + rows_offset[s];
+        slots[s]->index = s;
     }
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
     TopN top(*options.rank_metric, options.top_n);
+    stats.allocation_seconds = std::chrono::duration<double>(Clock::now() - allocation_started).count();
     // Note [Kernel-only time]
-    // Kernels of the two slots may run at the same time, so their durations
+    // Kernels of different slots may run at the same time, so their durations
     // do not add up: the kernel-only time is the length of the union of the
     // [start, stop] intervals, all measured from one origin event.
     stats.setup_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     Event origin(driver);
     origin.record(slots[0]->stream);
     slots[0]->stream.synchronize("recording the timing origin");
+    // The origin on the host clock, to place the chunks on the sweep's time line.
+    const double origin_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     std::vector<std::pair<double, double>> kernel_intervals;
     auto finish = [&](Slot& slot) {
         if (!slot.busy) return;
@@ -365,8 +380,15 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         slot.stream.synchronize("running " + entry + " on " + chunk_name(slot));
         kernel_intervals.emplace_back(elapsed_milliseconds(driver, origin, slot.start),
                                       elapsed_milliseconds(driver, origin, slot.stop));
+        ChunkTiming timing;
+        timing.device = cuda.device;
+        timing.first = slot.begin;
+        timing.count = slot.count;
+        timing.start_seconds = origin_seconds + kernel_intervals.back().first / 1000.0;
+        timing.stop_seconds = origin_seconds + kernel_intervals.back().second / 1000.0;
+        stats.chunk_timings.push_back(timing);
         if (device_top) {
-            device_top->offer(&slot == slots[0].get() ? 0 : 1, slot.count, top);
+            device_top->offer(slot.index, slot.count, top);
         } else {
             const unsigned long long* ids = slot.ids.as<unsigned long long>();
             const device::Metrics* rows = slot.rows.as<device::Metrics>();
@@ -388,7 +410,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             cancelled = true;
             break;
         }
-        Slot& slot = *slots[launched % 2];
+        Slot& slot = *slots[launched % kSlots];
         finish(slot);  // chunk launched - 2: its buffers are now free
         // Take the next chunk only now that a slot is free: a device that
         // started first must not hoard chunks another could run (Note
@@ -414,7 +436,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                          " threads) on " + chunk_name(slot));
         slot.stop.record(slot.stream);
         if (device_top) {
-            device_top->enqueue(launched % 2, slot.stream, slot.device_ids, slot.device_rows, slot.count);
+            device_top->enqueue(slot.index, slot.stream, slot.device_ids, slot.device_rows, slot.count);
         } else {
             driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows,
                                                slot.count * sizeof(device::Metrics), slot.stream.get()),
@@ -423,9 +445,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         slot.busy = true;
         ++launched;
     }
-    // The older chunk first, so rows are ranked in launch order.
-    finish(*slots[launched % 2]);
-    finish(*slots[(launched + 1) % 2]);
+    // The oldest chunk first, so rows are ranked in launch order.
+    for (std::size_t k = 0; k < kSlots; ++k) finish(*slots[(launched + k) % kSlots]);
 
     stats.chunks = launched;
     std::sort(kernel_intervals.begin(), kernel_intervals.end());
@@ -487,6 +508,10 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
                 mine.sharing_devices = devices.size();  // Note [Chunks for several GPUs]
                 outcomes[d] = run_cuda_sweep(driver, job, options, mine, &device_stats[d]);
                 results_in[d] = began + outcomes[d].seconds;
+                for (ChunkTiming& timing : device_stats[d].chunk_timings) {
+                    timing.start_seconds += began;
+                    timing.stop_seconds += began;
+                }
             } catch (...) {
                 failures[d] = std::current_exception();
             }

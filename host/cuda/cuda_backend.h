@@ -31,6 +31,18 @@ struct CudaRunOptions {
     std::uint64_t sharing_devices = 1;
 };
 
+// One launch of the sweep kernel, for `btforge bench --chunk-timeline`: its
+// device and combinations, and when its kernel started and stopped (events),
+// in seconds from the start of the sweep (of all devices' sweeps at once for
+// several GPUs).
+struct ChunkTiming {
+    int device = 0;
+    std::uint64_t first = 0;   // ordinal of its first combination
+    std::uint64_t count = 0;
+    double start_seconds = 0.0;
+    double stop_seconds = 0.0;
+};
+
 // What ran, for the report and `btforge bench`.
 struct CudaSweepStats {
     int device_index = 0;
@@ -44,13 +56,15 @@ struct CudaSweepStats {
     double upload_seconds = 0.0;    // market, series and tables to the device, once
     double setup_seconds = 0.0;     // from the call to the first chunk: context, module, uploads, indicators
     double context_seconds = 0.0;   // the part of it until the context and the module are ready (JIT included)
+    double allocation_seconds = 0.0;  // the part of it after the indicators: the chunks' buffers and streams
     bool indicators_on_device = false;  // the series were computed by the indicator kernels
     double indicator_seconds = 0.0;     // their kernels' time (events)
     std::size_t indicator_jobs = 0;     // (symbol, series) jobs
     std::uint64_t chunks = 0;       // launches
     std::uint64_t chunk_size = 0;   // combinations per launch
-    std::uint64_t wave = 0;         // combinations the SMs hold at once (several GPUs only)
+    std::uint64_t wave = 0;         // combinations the SMs hold at once
     std::vector<double> device_kernel_seconds;  // several GPUs: each device's kernel_seconds, in --devices order
+    std::vector<ChunkTiming> chunk_timings;     // every launch, in launch order per device
     std::uint64_t device_bytes = 0; // allocated on the device for the sweep
     // --jit only (Note [JIT build]).
     bool jit = false;

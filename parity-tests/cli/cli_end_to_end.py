@@ -665,6 +665,14 @@ class HelpAndUsage(CliTestCase):
                 self.assertIn("no-such-option", p.stderr)
                 self.assertEqual(os.listdir(self.dir), [])
 
+    def test_cuda_tuning_options(self):
+        # Refused before any work, whatever the machine has.
+        p = self.btforge("sweep", "--max-chunk", "0", "--synthetic-bars", "500", "-o", "chunk", expect=2)
+        self.assertIn("--max-chunk must be at least 1", p.stderr)
+        p = self.btforge("bench", "--backend", "cpu", "--chunk-timeline", "t.csv", "--bars", "500", expect=2)
+        self.assertIn("--chunk-timeline times GPU launches: it needs --backend cuda", p.stderr)
+        self.assertEqual(os.listdir(self.dir), [])
+
     def test_data_without_synth(self):
         p = self.btforge("data", "frobnicate", expect=2)
         self.assertIn("data synth", p.stderr)

@@ -183,6 +183,9 @@ int run_bench_command(const std::vector<std::string>& args) {
             std::cout << "cuda kernels only: " << stats.kernel_seconds << " s, " << kernel_rate << " cells/s ("
                       << stats.chunks << " launches of up to " << stats.chunk_size << " combinations"
                       << (stats.wave != 0 ? " (a wave: " + std::to_string(stats.wave) + ")" : std::string())
+                      << (stats.balanced_stripe != 0
+                              ? ", ordinals in stripes of " + std::to_string(stats.balanced_stripe)
+                              : std::string())
                       << "; upload "
                       << stats.upload_seconds << " s)\n"
                       << (stats.indicators_on_device

@@ -1,6 +1,7 @@
 #include "host/cuda/chunk_plan.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "host/cuda/byte_count.h"
 
@@ -46,9 +47,40 @@ std::uint64_t several_device_chunk(std::uint64_t combinations, std::uint64_t dev
         throw std::invalid_argument("several-device chunks need devices, a wave and a granularity");
     }
     const std::uint64_t share = combinations / devices + (combinations % devices != 0 ? 1 : 0);
-    const std::uint64_t waves = std::max<std::uint64_t>(share / wave, 1);
-    const std::uint64_t chunk = (share + waves - 1) / waves;
+    const std::uint64_t pieces = std::max<std::uint64_t>(share / (2 * wave), 1);
+    const std::uint64_t chunk = (share + pieces - 1) / pieces;
     return std::max<std::uint64_t>((chunk + granularity - 1) / granularity * granularity, granularity);
+}
+
+BalancedOrder::BalancedOrder(std::uint64_t count, std::uint64_t stripe)
+    : count_(count), stripe_(std::max<std::uint64_t>(stripe, 1)), stripes_(count / stripe_), stride_(1) {
+    if (stripes_ <= 2) return;
+    // The golden section: consecutive multiples spread as evenly as any stride can.
+    const double golden = 0.6180339887498949;
+    std::uint64_t stride = static_cast<std::uint64_t>(static_cast<double>(stripes_) * golden + 0.5);
+    stride = std::clamp<std::uint64_t>(stride, 1, stripes_ - 1);
+    while (std::gcd(stride, stripes_) != 1) ++stride;  // ends at stripes_ - 1 at the latest
+    stride_ = stride;
+}
+
+std::uint64_t BalancedOrder::operator()(std::uint64_t position) const {
+    if (position >= count_) {
+        throw std::out_of_range("BalancedOrder: position " + std::to_string(position) + " >= count " +
+                                std::to_string(count_));
+    }
+    const std::uint64_t stripe = position / stripe_;
+    if (stripe >= stripes_) return position;  // the tail past the last whole stripe
+    // stripe x stride may pass 2^64 for sweeps of more than 2^32 stripes.
+    __extension__ using Wide = unsigned __int128;
+    const auto visited = static_cast<std::uint64_t>(static_cast<Wide>(stripe) * stride_ % stripes_);
+    return visited * stripe_ + position % stripe_;
+}
+
+std::uint64_t balanced_stripe(std::uint64_t count, std::uint64_t series_block, std::uint64_t granularity) {
+    std::uint64_t stripe = std::max<std::uint64_t>(series_block, 1);
+    const std::uint64_t floor = std::max<std::uint64_t>(granularity, 1);
+    while (stripe > floor && count / stripe < 64) stripe = std::max(floor, stripe / 2);
+    return stripe;
 }
 
 }  // namespace btforge::cuda

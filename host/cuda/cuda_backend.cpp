@@ -330,6 +330,14 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     plan_input.combinations = outcome.combinations;
     plan_input.granularity = block;
     const ChunkPlan plan = plan_chunks(plan_input);
+    // Note [Chunks of equal cost]: several devices run the ordinals in an order
+    // in which every chunk costs about the same.
+    std::optional<BalancedOrder> order;
+    if (cuda.sharing_devices > 1) {
+        order.emplace(outcome.combinations,
+                      balanced_stripe(outcome.combinations, job.space->series_block_size(), block));
+        stats.balanced_stripe = order->stripe();
+    }
     stats.chunk_size = plan.chunk;
     stats.device_bytes = resident_bytes + plan.device_bytes;
 
@@ -420,7 +428,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         slot.begin = begin;
         slot.count = std::min<std::uint64_t>(plan.chunk, outcome.combinations - begin);
         unsigned long long* ids = slot.ids.as<unsigned long long>();
-        for (std::uint64_t i = 0; i < slot.count; ++i) ids[i] = job.space->combination_id(slot.begin + i);
+        for (std::uint64_t i = 0; i < slot.count; ++i) {
+            const std::uint64_t position = slot.begin + i;
+            ids[i] = job.space->combination_id(order ? (*order)(position) : position);
+        }
         driver.check(api.cuMemcpyHtoDAsync(slot.device_ids, ids, slot.count * sizeof(unsigned long long),
                                            slot.stream.get()),
                      "copying the ids of " + chunk_name(slot) + " to the device");

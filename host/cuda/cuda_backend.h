@@ -63,6 +63,7 @@ struct CudaSweepStats {
     std::uint64_t chunks = 0;       // launches
     std::uint64_t chunk_size = 0;   // combinations per launch
     std::uint64_t wave = 0;         // combinations the SMs hold at once
+    std::uint64_t balanced_stripe = 0;  // several GPUs: Note [Chunks of equal cost]; 0 for one GPU
     std::vector<double> device_kernel_seconds;  // several GPUs: each device's kernel_seconds, in --devices order
     std::vector<ChunkTiming> chunk_timings;     // every launch, in launch order per device
     std::uint64_t device_bytes = 0; // allocated on the device for the sweep

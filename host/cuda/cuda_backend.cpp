@@ -238,6 +238,14 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         resident(tables.series_offset.data(), tables.series_offset.size() * sizeof(long long));
     const std::size_t u_series_table = resident(tables.series_table.data(), tables.series_table.size() * sizeof(int));
     const std::size_t resident_bytes = layout.size();
+    // Note [Top N on the device]: each slot's winners area grows with the
+    // chunk, so the plans below count it beside the ids and rows.
+    const TopNAreaBytes top_n_area =
+        device_top_n_applies(options.top_n, options.keep_all_rows) && !embedded_top_n_select_image().empty()
+            ? device_top_n_area_bytes(top_n_select_launch(*options.rank_metric, options.top_n, 0).keep)
+            : TopNAreaBytes{};
+    const std::uint64_t bytes_per_combination =
+        sizeof(unsigned long long) + sizeof(device::Metrics) + top_n_area.per_combination;
 
     // Two allocations: the resident data first, then (Note [Chunk planning])
     // the two slots' ids and rows, planned from the memory left once the
@@ -255,8 +263,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                      "reading the free memory of device " + std::to_string(cuda.device));
         ChunkPlanInput fits;
         fits.free_bytes = free_now;
-        fits.resident_bytes = resident_bytes + indicator_work_bytes;
-        fits.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
+        fits.resident_bytes = resident_bytes + indicator_work_bytes + kSlots * top_n_area.per_slot;
+        fits.bytes_per_combination = bytes_per_combination;
         fits.buffers = kSlots;
         fits.safety_margin_bytes = cuda.safety_margin_bytes;
         fits.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, build.block_size);
@@ -311,8 +319,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const unsigned block = build.block_size;
     ChunkPlanInput plan_input;
     plan_input.free_bytes = free_bytes;
-    plan_input.resident_bytes = 0;  // allocated above: free_bytes no longer counts it
-    plan_input.bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics);
+    plan_input.resident_bytes = kSlots * top_n_area.per_slot;  // the rest is allocated: free_bytes no longer counts it
+    plan_input.bytes_per_combination = bytes_per_combination;
     plan_input.buffers = kSlots;
     plan_input.safety_margin_bytes = cuda.safety_margin_bytes;
     plan_input.max_chunk = std::max<std::uint64_t>(cuda.max_chunk, block);

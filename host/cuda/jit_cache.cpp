@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -66,6 +67,26 @@ std::filesystem::path temporary_name(const std::filesystem::path& entry) {
     std::filesystem::path temporary = entry;
     temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
     return temporary;
+}
+
+// Note [Stale JIT temporaries]
+// A process killed between writing its temporary and the rename leaves
+// "<key>.btfjit.tmp-<pid>-<n>" behind; nothing reads it, but nothing would
+// remove it either. Each write removes the temporaries of this directory
+// older than an hour: a writer that is still alive renames its file within
+// seconds (one entry, fsync'ed), so an hour-old one has no owner.
+constexpr std::chrono::hours kStaleTemporaryAge{1};
+
+void remove_stale_temporaries(const std::filesystem::path& directory) {
+    std::error_code ec;
+    const auto now = std::filesystem::file_time_type::clock::now();
+    for (std::filesystem::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.find(".btfjit.tmp-") == std::string::npos) continue;
+        std::error_code ignored;
+        const auto written = it->last_write_time(ignored);
+        if (!ignored && now - written > kStaleTemporaryAge) std::filesystem::remove(it->path(), ignored);
+    }
 }
 
 bool write_all(int fd, std::string_view data) {
@@ -189,6 +210,7 @@ bool JitCache::write(std::string_view key, const JitImage& image) {
     std::error_code ec;
     std::filesystem::create_directories(directory_, ec);
     if (ec) return fail(ec.message());
+    remove_stale_temporaries(directory_);  // Note [Stale JIT temporaries]
     const std::filesystem::path entry = entry_path(key);
     const std::filesystem::path temporary = temporary_name(entry);
     const std::string data = encode_jit_entry(image);

@@ -50,7 +50,8 @@ std::string jit_cache_key(const JitSource& source, const std::vector<std::string
 // rename wins; both are equal). A reader that finds a wrong magic, version,
 // kind, size or checksum has a corrupt entry (a disk error, a truncated
 // copy, a foreign file): it is reported once, removed, and the kernel is
-// compiled and written again.
+// compiled and written again. Temporaries a killed process left behind are
+// removed by a later write (Note [Stale JIT temporaries] in jit_cache.cpp).
 inline constexpr std::uint32_t kJitEntryFormat = 1;
 inline constexpr std::size_t kJitEntryHeaderSize = 88;
 

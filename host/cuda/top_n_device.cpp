@@ -58,6 +58,14 @@ bool device_top_n_applies(std::size_t top_n, bool keep_all_rows) {
     return !keep_all_rows && top_n >= 1 && top_n < device::kTopNTile;
 }
 
+TopNAreaBytes device_top_n_area_bytes(unsigned keep) {
+    const std::uint64_t winners = static_cast<std::uint64_t>(keep) * (sizeof(unsigned long long) + sizeof(device::Metrics));
+    TopNAreaBytes bytes;
+    bytes.per_combination = (winners + device::kTopNTile - 1) / device::kTopNTile;
+    bytes.per_slot = winners;
+    return bytes;
+}
+
 device::TopNSelectLaunch top_n_select_launch(const MetricColumn& column, std::size_t top_n, std::uint64_t count) {
     const DeviceMetricField field = device_metric_field(column);
     device::TopNSelectLaunch launch{};

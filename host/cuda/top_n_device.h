@@ -32,6 +32,15 @@ DeviceMetricField device_metric_field(const MetricColumn& column);
 // not every row asked for (--all-rows needs them all anyway).
 bool device_top_n_applies(std::size_t top_n, bool keep_all_rows);
 
+// Device memory of one slot's output area for `keep` winners per tile
+// (DeviceTopN): at most per_combination x chunk + per_slot bytes for any
+// chunk, the last tile's rounding included; the chunk planner counts it.
+struct TopNAreaBytes {
+    std::uint64_t per_combination = 0;
+    std::uint64_t per_slot = 0;
+};
+TopNAreaBytes device_top_n_area_bytes(unsigned keep);
+
 // The launch of the selection over a chunk; rows, ids and the outputs are
 // left null for the caller to point.
 device::TopNSelectLaunch top_n_select_launch(const MetricColumn& column, std::size_t top_n, std::uint64_t count);

@@ -14,6 +14,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include "host/cuda/jit_cache.h"
 #include "host/cuda/jit_compile.h"
 #include "host/cuda/jit_source.h"
@@ -232,6 +233,25 @@ TEST_CASE("JitCache: an interrupted write (temporary never renamed) is not an en
     CHECK(compiler.calls == 1);
     CHECK(warnings.str().empty());  // a miss, not a corrupt entry
     CHECK(cache.read(key).status == JitCache::Status::hit);
+}
+
+TEST_CASE("JitCache: a write removes temporaries older than an hour and keeps younger ones") {
+    TempDir dir;
+    FakeCompiler compiler;
+    std::ostringstream warnings;
+    JitCache cache(dir.path, warnings);
+    fs::create_directories(dir.path);
+    const fs::path stale = dir.path / "0123.btfjit.tmp-99999-0";
+    const fs::path young = dir.path / "4567.btfjit.tmp-99999-1";
+    const fs::path other = dir.path / "notes.txt";
+    for (const fs::path& p : {stale, young, other}) write_bytes(p, "x");
+    fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    fs::last_write_time(other, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    CHECK(cache.write("89ab", compiler.image));
+    CHECK_FALSE(fs::exists(stale));
+    CHECK(fs::exists(young));  // a writer may still be renaming it
+    CHECK(fs::exists(other));  // not ours
+    CHECK(cache.read("89ab").status == JitCache::Status::hit);
 }
 
 TEST_CASE("build_jit_image: no cache directory compiles every time; an unwritable one warns") {

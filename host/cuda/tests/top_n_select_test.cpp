@@ -209,5 +209,21 @@ TEST_CASE("the selection kernel is embedded exactly when the strategy kernels ar
     if (!image.empty()) CHECK(classify_kernel_image(image) == KernelImageKind::fatbin);
 }
 
+TEST_CASE("the chunk planner's bound on a slot's winners area holds for every chunk and keep") {
+    const std::uint64_t row = sizeof(unsigned long long) + sizeof(device::Metrics);
+    for (unsigned keep : {1u, 10u, 20u, 512u, 1023u}) {
+        const TopNAreaBytes bound = device_top_n_area_bytes(keep);
+        for (std::uint64_t chunk : {1ull, 1023ull, 1024ull, 1025ull, 104960ull, 262144ull, 262145ull, 10'000'000ull}) {
+            INFO("keep " << keep << ", chunk " << chunk);
+            // What DeviceTopN allocates on the device for one slot.
+            const std::uint64_t allocated = static_cast<std::uint64_t>(device::top_n_blocks(chunk)) * keep * row;
+            CHECK(allocated <= chunk * bound.per_combination + bound.per_slot);
+            // Not far above it: less than one tile's winners and one byte per combination more.
+            CHECK(chunk * bound.per_combination + bound.per_slot <= allocated + keep * row + chunk);
+        }
+    }
+    CHECK(device_top_n_area_bytes(0).per_combination == 0);
+}
+
 }  // namespace
 }  // namespace btforge::cuda

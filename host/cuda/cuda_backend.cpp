@@ -352,8 +352,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     ArenaLayout slot_layout;
     const std::size_t slot_ids_bytes = plan.chunk * sizeof(unsigned long long);
     const std::size_t slot_rows_bytes = plan.chunk * sizeof(device::Metrics);
-    std::vector<std::size_t> ids_offset(kSlots);
-    std::vector<std::size_t> rows_offset(kSlots);
+    std::array<std::size_t, kSlots> ids_offset{};
+    std::array<std::size_t, kSlots> rows_offset{};
     for (std::size_t s = 0; s < kSlots; ++s) {
         ids_offset[s] = slot_layout.add(slot_ids_bytes);
         rows_offset[s] = slot_layout.add(slot_rows_bytes);
@@ -368,7 +368,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // drained before its buffers are freed.
     std::optional<DeviceTopN> device_top = make_device_top_n(driver, *options.rank_metric, options.top_n,
                                                              options.keep_all_rows, plan.chunk, kSlots, source);
-    std::vector<std::unique_ptr<Slot>> slots(kSlots);
+    std::array<std::unique_ptr<Slot>, kSlots> slots;
     for (std::size_t s = 0; s < kSlots; ++s) {
         slots[s] = std::make_unique<Slot>(driver, plan.chunk, device_top ? 0 : plan.chunk);
         slots[s]->device_ids = slot_base + ids_offset[s];

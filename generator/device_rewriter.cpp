@@ -95,6 +95,12 @@ std::string rewrite_for_device(const Entity& entity) {
             cold_names = declarator_names(tokens, i + 1);
             continue;
         }
+        if (tok.spelling == "BT_NO_UNROLL") {
+            emit_gap(tok.offset);
+            out += "BTFORGE_NO_UNROLL";
+            skip_to_end_of(i);
+            continue;
+        }
         if (tok.spelling == "std" && is(tokens, i + 1, "::") && i + 2 < tokens.size()) {
             std::string_view name = tokens[i + 2].spelling;
             std::string replacement;

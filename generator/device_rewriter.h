@@ -14,6 +14,8 @@ namespace btforge::gen {
 //   BT_COLD on a field             -> BTFORGE_COLD right before the field's name (`volatile` in
 //                                     device code, Note [Cold fields]): `BT_COLD const double* atr`
 //                                     -> `const double* BTFORGE_COLD atr`, a volatile pointer
+//   BT_NO_UNROLL before a loop     -> BTFORGE_NO_UNROLL (`#pragma unroll 1` in device code,
+//                                     Note [Loops kept rolled])
 //   std::sqrt, std::fabs, ...      -> sqrt, fabs, ... (CUDA's functions of identical IEEE semantics)
 //   std::int64_t, std::uint8_t, std::size_t ... -> long long, unsigned char, unsigned long, ...
 //   std::numeric_limits<double>::quiet_NaN() / infinity() -> btforge_quiet_nan() / btforge_infinity()

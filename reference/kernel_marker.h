@@ -27,12 +27,29 @@
 // bound the warps per SM, and a load costs latency, so what to mark is
 // measured (docs/PERFORMANCE.md, "Cold fields"): the fields above took the
 // default kernel from 4 to 5 blocks per SM; a few read on some bars only
-// (the bands of mean-reversion combinations, the trailing and holding limits
-// of open positions, the exposure and downside sums) took it to 6, 1.8%
-// faster. A field that every combination reads on every bar must not be
-// marked. Only fields may carry it (btforge-gen's cold-field rule).
+// (the trailing and holding limits of open positions, the exposure and
+// downside sums) took it to 6, 1.8% faster. A field that every combination
+// reads on every bar must not be marked: since Note [Signals that cannot
+// fire] the mean-reversion combinations read the bands on every bar and the
+// RSI and ADX only where a signal may fire, so those two are cold and the
+// bands are not. Only fields may carry it (btforge-gen's cold-field rule).
 #if defined(__clang__)
 #define BT_COLD [[clang::annotate("btforge::cold")]]
 #else
 #define BT_COLD
+#endif
+
+// Note [Loops kept rolled]
+// BT_NO_UNROLL before a loop asks the compiler not to unroll it. Unrolling
+// lets the GPU issue the loads of several iterations together, but it also
+// keeps their values in registers at once and makes the kernel longer; where
+// that was measured to lose (docs/PERFORMANCE.md, "Busy symbols"), the loop
+// carries this marker. It never changes a result. btforge-gen rewrites it
+// into BTFORGE_NO_UNROLL, `#pragma unroll 1` in device code.
+#if defined(__clang__)
+#define BT_NO_UNROLL _Pragma("nounroll")
+#elif defined(__GNUC__)
+#define BT_NO_UNROLL _Pragma("GCC unroll 1")
+#else
+#define BT_NO_UNROLL
 #endif

@@ -472,6 +472,17 @@ TEST_CASE("rewriter: BT_COLD becomes BTFORGE_COLD (volatile in device code, Note
           "struct T {\n    int BTFORGE_COLD a, BTFORGE_COLD b[4];\n    int c;\n};");
 }
 
+TEST_CASE("rewriter: BT_NO_UNROLL becomes BTFORGE_NO_UNROLL (Note [Loops kept rolled])") {
+    CHECK(rewrite(Entity::Kind::Function,
+                  "BT_KERNEL int f(int n) {\n    int k = 0;\n    BT_NO_UNROLL  // why\n"
+                  "    for (int i = 0; i < n; ++i) k += i;\n    return k;\n}") ==
+          "BTFORGE_DEVICE int f(int n) {\n    int k = 0;\n    BTFORGE_NO_UNROLL  // why\n"
+          "    for (int i = 0; i < n; ++i) k += i;\n    return k;\n}");
+    // Only the marker token: a name that merely starts with it stays.
+    CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL int g(int BT_NO_UNROLL_x) { return BT_NO_UNROLL_x; }") ==
+          "BTFORGE_DEVICE int g(int BT_NO_UNROLL_x) { return BT_NO_UNROLL_x; }");
+}
+
 TEST_CASE("rewriter: std math functions lose their namespace") {
     for (const char* fn : {"sqrt", "fabs", "round", "floor", "ceil", "fmin", "fmax", "isnan", "abs", "trunc"}) {
         INFO(fn);

@@ -32,12 +32,17 @@ BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig&
 }
 
 // Equity marked at the close of bar t: cash plus every holding's unrealized
-// PnL at its (held) close. Sets *has_position when any holding is open.
+// PnL at its (held) close, in symbol order. Sets *has_position when any
+// holding is open. Only the symbols whose bit is set in `may_hold` are looked
+// at: a strategy that knows which symbols are flat passes a clear bit for
+// them (Note [Busy symbols] of the default strategy), one that does not
+// passes ~0u.
 BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, const MarketView& market, int t,
-                                                  int* has_position) {
+                                                  unsigned may_hold, int* has_position) {
     double equity = portfolio.account.cash;
     *has_position = 0;
-    for (int s = 0; s < portfolio.n_symbols; ++s) {
+    for (int s = 0; s < portfolio.n_symbols && (may_hold >> s) != 0u; ++s) {
+        if (((may_hold >> s) & 1u) == 0u) continue;
         const Holding& h = portfolio.holdings[s];
         if (h.side != 0) {
             equity += mark_to_market_pnl(h, market.close[market_index(market, s, t)]);

@@ -63,6 +63,19 @@ BT_KERNEL inline void close_at_end_of_data(Portfolio& pf, DefaultSymbolState* st
 // issues their loads (and that of `tradable`) together and waits once
 // instead of four times in a row; most symbols are idle on most bars.
 
+// Note [Busy symbols]
+// Bit s of `busy` is set while symbol s may hold a position or have an order
+// pending; a clear bit proves that it has neither. Only a pending entry makes
+// an idle symbol busy (a position opens from one, an exit order needs a
+// position), and step 5 sets the bit where it records one; step 1 clears it
+// where it finds the symbol idle. Steps 1 and 6 visit busy symbols only, and
+// step 5 those that are busy or may signal (Note [Signals that cannot fire]),
+// so on most bars an idle symbol's state is not read at all: on the GPU those
+// reads are local-memory loads that each warp waits for. Visiting the set
+// bits in ascending order keeps the symbol order of every effect; a symbol
+// that is skipped would have done nothing. A set bit whose symbol went idle
+// costs one look in step 1 of the next bar. kMaxSymbols fits in the bits.
+
 // Runs one combination over the whole market. `equity_curve` (nullable)
 // receives the close-marked equity of every bar; `log` (nullable) the fills.
 BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSeries& series, const DefaultParams& p,
@@ -84,16 +97,22 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
     double equity_prev_close = config.initial_equity;
     int trades_started = 0;
     int last_bar = m.n_bars - 1;
+    static_assert(kMaxSymbols <= 32, "Note [Busy symbols]: one bit per symbol");
+    unsigned busy = 0u;  // Note [Busy symbols]
 
     for (int t = 0; t < m.n_bars; ++t) {
-        for (int s = 0; s < m.n_symbols; ++s) {
+        for (int s = 0; (busy >> s) != 0u; ++s) {
+            if (((busy >> s) & 1u) == 0u) continue;
             int i = market_index(m, s, t);
             DefaultSymbolState& st = states[s];
             BracketPosition& pos = st.position;
             Holding& holding = pf.holdings[s];
             // Note [Idle symbols]
             int idle = (st.pending_exit | st.pending_entry | holding.side) == 0;
-            if (m.tradable[i] == 0 || idle) continue;
+            if (m.tradable[i] == 0 || idle) {
+                if (idle) busy &= ~(1u << s);
+                continue;
+            }
             FillContext where = fill_context(t, s, pos.trade_index);
             // 1. Orders decided at the previous close.
             if (st.pending_exit != 0) {
@@ -126,7 +145,10 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
         if (t == last_bar) {
             close_at_end_of_data(pf, states, metrics, log, config, m, t);
         } else {
-            for (int s = 0; s < m.n_symbols; ++s) {
+            unsigned may_signal = symbols_that_may_signal(m, series, p, t);
+            unsigned visit = busy | may_signal;
+            for (int s = 0; (visit >> s) != 0u; ++s) {
+                if (((visit >> s) & 1u) == 0u) continue;
                 int i = market_index(m, s, t);
                 DefaultSymbolState& st = states[s];
                 BracketPosition& pos = st.position;
@@ -140,7 +162,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 }
                 // At t == 0 the "previous" index is the bar itself, so no crossover can fire.
                 int prev = t > 0 ? i - 1 : i;
-                int signal = entry_signal(series, p, i, prev, m.close[i]);
+                int signal = ((may_signal >> s) & 1u) != 0u ? entry_signal(series, p, i, prev, m.close[i]) : 0;
                 if (signal == 0) continue;
                 if (holding.side != 0) {
                     if (signal == -holding.side) st.pending_exit = 1;
@@ -154,12 +176,13 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 if (std::isnan(atr) || atr <= 0.0) continue;
                 st.pending_entry = signal;
                 st.pending_atr = atr;
+                busy |= 1u << s;
             }
         }
 
         // 6. Mark to market.
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, &has_position);
+        double equity = portfolio_equity_at_close(pf, m, t, busy, &has_position);
         metrics_on_bar_close(metrics, equity, has_position);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

@@ -43,16 +43,18 @@ struct BT_KERNEL DefaultParams {
 // The indicator series the strategy reads, each [n_symbols * n_bars] in the
 // aligned layout (see Note [Aligned market layout]); names are the ids of the
 // spec's "indicators" list.
-// atr and breadth are read only once a signal fired, the bands only by
-// mean-reversion combinations (BT_COLD, Note [Cold fields]).
+// RSI, ADX, ATR and breadth are read only where a signal may fire (Note
+// [Signals that cannot fire]) or once it fired (BT_COLD, Note [Cold fields]);
+// the EMAs and the bands are what the trend and the mean-reversion
+// combinations read on every bar.
 struct BT_KERNEL DefaultSeries {
     const double* ema_fast;
     const double* ema_slow;
-    const double* rsi;
-    const double* adx;
+    BT_COLD const double* rsi;
+    BT_COLD const double* adx;
     BT_COLD const double* atr;
-    BT_COLD const double* bb_upper;
-    BT_COLD const double* bb_lower;
+    const double* bb_upper;
+    const double* bb_lower;
     BT_COLD const double* breadth;
 };
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "reference/kernel_marker.h"
+#include "reference/market/market_view.h"
 #include "reference/strategies/default/params.h"
 
 namespace btforge {
@@ -45,6 +46,52 @@ BT_KERNEL inline int mean_reversion_signal(const DefaultSeries& s, const Default
     if (close < lower && rsi < p.rsi_oversold) return 1;
     if (close > upper && rsi > p.rsi_overbought) return -1;
     return 0;
+}
+
+// Note [Signals that cannot fire]
+// Most bars are rejected by one test that needs no parameter: the trend
+// signal needs an EMA cross, the mean-reversion signal a close outside the
+// bands. Step 5 asks that of every symbol first, in one loop without a branch
+// per symbol, so the GPU issues the loads of all symbols together and waits
+// once per bar instead of once per symbol; entry_signal then runs only where
+// the answer is yes. A "no" is exact: where the cross is missing (NaN values
+// included, a comparison with NaN being false) trend_signal returns 0, and
+// where the close is inside the bands (or a band is NaN) so does
+// mean_reversion_signal.
+BT_KERNEL inline int ema_cross_at(const DefaultSeries& s, int i, int prev) {
+    double fast = s.ema_fast[i];
+    double slow = s.ema_slow[i];
+    double fast_prev = s.ema_fast[prev];
+    double slow_prev = s.ema_slow[prev];
+    return ((fast > slow) & (fast_prev <= slow_prev)) | ((fast < slow) & (fast_prev >= slow_prev));
+}
+
+BT_KERNEL inline int close_outside_bands_at(const DefaultSeries& s, int i, double close) {
+    return (close < s.bb_lower[i]) | (close > s.bb_upper[i]);
+}
+
+// Bit s set where symbol s is tradable at bar t and its signal may fire
+// (Note [Signals that cannot fire]).
+BT_KERNEL inline unsigned symbols_that_may_signal(const MarketView& m, const DefaultSeries& s, const DefaultParams& p,
+                                                  int t) {
+    unsigned may_signal = 0u;
+    if (p.mode == 0) {
+        BT_NO_UNROLL  // Note [Loops kept rolled]
+        for (int sym = 0; sym < m.n_symbols; ++sym) {
+            int i = market_index(m, sym, t);
+            int prev = t > 0 ? i - 1 : i;
+            int may = (m.tradable[i] != 0) & ema_cross_at(s, i, prev);
+            may_signal |= static_cast<unsigned>(may) << sym;
+        }
+    } else {
+        BT_NO_UNROLL
+        for (int sym = 0; sym < m.n_symbols; ++sym) {
+            int i = market_index(m, sym, t);
+            int may = (m.tradable[i] != 0) & close_outside_bands_at(s, i, m.close[i]);
+            may_signal |= static_cast<unsigned>(may) << sym;
+        }
+    }
+    return may_signal;
 }
 
 BT_KERNEL inline int entry_signal(const DefaultSeries& s, const DefaultParams& p, int i, int prev, double close) {

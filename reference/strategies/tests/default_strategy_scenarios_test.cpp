@@ -3,6 +3,9 @@
 // expected fill can be worked out by hand: entries at 100, ATR 1, no fees.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <limits>
+
 #include "reference/strategies/default/default_strategy.h"
 #include "reference/strategies/tests/scenario_market.h"
 
@@ -296,4 +299,64 @@ TEST_CASE("a symbol without a bar does nothing; its pending entry waits for its 
     ScenarioResult r = sc.run();
     REQUIRE(!r.fills.empty());
     CHECK(r.fills[0].bar == 4);
+}
+
+// Note [Signals that cannot fire]: a clear bit must mean entry_signal is 0,
+// and a set bit a tradable symbol. Values are drawn from a small set with
+// ties and NaN so that every comparison (>, <, >=, <= against an equal or a
+// NaN value) comes up, in both modes, on tradable and untradable bars.
+TEST_CASE("symbols_that_may_signal: a clear bit means no signal, in both modes") {
+    const int symbols = 5;
+    const int bars = 400;
+    DefaultScenario sc(symbols, bars);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double levels[] = {95.0, 99.0, 100.0, 101.0, 105.0, nan};
+    const double rsis[] = {20.0, 50.0, 80.0, nan};
+    const double breadths[] = {0.2, 0.5, 0.8, nan};
+    std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+    auto draw = [&state](int n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(n));
+    };
+    for (std::size_t k = 0; k < sc.ema_fast.size(); ++k) {
+        sc.ema_fast[k] = levels[draw(6)];
+        sc.ema_slow[k] = levels[draw(6)];
+        sc.bb_upper[k] = levels[draw(6)];
+        sc.bb_lower[k] = levels[draw(6)];
+        sc.market.close[k] = levels[draw(6)];
+        sc.rsi[k] = rsis[draw(4)];
+        sc.adx[k] = levels[draw(6)];
+        sc.breadth[k] = breadths[draw(4)];
+        sc.market.tradable[k] = draw(5) == 0 ? 0 : 1;
+    }
+    sc.params.adx_min = 100.0;
+    sc.params.rsi_max_long = 60.0;
+    sc.params.rsi_min_short = 40.0;
+    sc.params.breadth_min = 0.4;
+    DefaultSeries series{sc.ema_fast.data(), sc.ema_slow.data(), sc.rsi.data(),      sc.adx.data(),
+                         sc.atr.data(),      sc.bb_upper.data(), sc.bb_lower.data(), sc.breadth.data()};
+    MarketView view = sc.market.view();
+    for (int mode = 0; mode < 2; ++mode) {
+        sc.params.mode = mode;
+        int signals = 0;
+        int set_bits = 0;
+        for (int t = 0; t < bars; ++t) {
+            unsigned may = symbols_that_may_signal(view, series, sc.params, t);
+            CHECK((may >> symbols) == 0u);
+            for (int s = 0; s < symbols; ++s) {
+                int i = market_index(view, s, t);
+                int prev = t > 0 ? i - 1 : i;
+                int signal = entry_signal(series, sc.params, i, prev, view.close[i]);
+                bool bit = ((may >> s) & 1u) != 0u;
+                INFO("mode " << mode << ", bar " << t << ", symbol " << s);
+                if (!bit && view.tradable[i] != 0) CHECK(signal == 0);
+                if (bit) CHECK(view.tradable[i] != 0);
+                signals += signal != 0 && view.tradable[i] != 0;
+                set_bits += bit;
+            }
+        }
+        // The draw reaches both answers often, so the checks above test something.
+        CHECK(signals > 20);
+        CHECK(set_bits > signals);
+    }
 }

@@ -51,13 +51,15 @@ BT_KERNEL inline int mean_reversion_signal(const DefaultSeries& s, const Default
 // Note [Signals that cannot fire]
 // Most bars are rejected by one test that needs no parameter: the trend
 // signal needs an EMA cross, the mean-reversion signal a close outside the
-// bands. Step 5 asks that of every symbol first, in one loop without a branch
-// per symbol, so the GPU issues the loads of all symbols together and waits
-// once per bar instead of once per symbol; entry_signal then runs only where
-// the answer is yes. A "no" is exact: where the cross is missing (NaN values
+// bands. Step 5 asks that of every symbol first, in a loop whose body has no
+// branch, so the GPU issues a symbol's loads together and waits once for
+// them; then it reads no state of a symbol that can neither signal nor has
+// anything to do (Note [Busy symbols]), and runs entry_signal only where the
+// answer is yes. A "no" is exact: where the cross is missing (NaN values
 // included, a comparison with NaN being false) trend_signal returns 0, and
 // where the close is inside the bands (or a band is NaN) so does
-// mean_reversion_signal.
+// mean_reversion_signal. Unrolled, the loop would issue several symbols'
+// loads at once, but that measured slower (Note [Loops kept rolled]).
 BT_KERNEL inline int ema_cross_at(const DefaultSeries& s, int i, int prev) {
     double fast = s.ema_fast[i];
     double slow = s.ema_slow[i];

@@ -28,5 +28,25 @@ BTFORGE_DEVICE inline double btforge_infinity() { return __longlong_as_double(0x
 
 namespace btforge::device {
 
+// Note [Series pointers kept whole]
+// A sweep kernel decodes each indicator series it reads as `series +
+// series_offset[...]`. Left alone, nvcc keeps the base and the 64-bit offset
+// apart and rebuilds the address of every load of the bar loop from both
+// (two 64-bit additions and a shift, four instructions); a whole pointer
+// needs one (IMAD.WIDE). The empty asm hides the arithmetic so the pointer
+// is formed once, and the assumption that it points to global memory keeps
+// the loads LDG (docs/PERFORMANCE.md, "Series pointers kept whole"). It
+// returns its argument: results do not change.
+BTFORGE_DEVICE inline const double* btforge_series_pointer(const double* p) {
+#if defined(__CUDA_ARCH__)
+    const double* whole;
+    asm("mov.b64 %0, %1;" : "=l"(whole) : "l"(p));
+    __builtin_assume(__isGlobal(whole));
+    return whole;
+#else
+    return p;
+#endif
+}
+
 {{entities}}
 }  // namespace btforge::device

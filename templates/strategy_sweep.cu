@@ -23,7 +23,7 @@ BTFORGE_DEVICE inline void decode_{{strategy}}(const SweepLaunch& launch, unsign
 #endif
 {{/parameters}}
 {{#series}}
-    s.{{id}} = launch.series + launch.series_offset[launch.series_table[{{use}}] + {{local}}];
+    s.{{id}} = btforge_series_pointer(launch.series + launch.series_offset[launch.series_table[{{use}}] + {{local}}]);
 {{/series}}
 }
 

@@ -427,7 +427,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             break;
         }
         Slot& slot = *slots[launched % kSlots];
-        finish(slot);  // chunk launched - 2: its buffers are now free
+        finish(slot);  // chunk launched - kSlots: its buffers are now free
         // Take the next chunk only now that a slot is free: a device that
         // started first must not hoard chunks another could run (Note
         // [Several GPUs]).

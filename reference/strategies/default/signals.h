@@ -21,15 +21,22 @@ namespace btforge {
 // NaN up front: a comparison with NaN is false, so a cross implies that the
 // four EMA values are numbers, and ADX, RSI and breadth are tested for NaN
 // explicitly. Most bars are rejected after five loads instead of seven.
+// +1 where the fast EMA crosses above the slow one from the previous bar to
+// this one, -1 where it crosses below, else 0; a NaN never crosses (a
+// comparison with NaN is false). The two cases exclude each other.
+BT_KERNEL inline int ema_cross(double fast, double slow, double fast_prev, double slow_prev) {
+    int up = (fast > slow) & (fast_prev <= slow_prev);
+    int down = (fast < slow) & (fast_prev >= slow_prev);
+    return up - down;
+}
+
 BT_KERNEL inline int trend_signal(const DefaultSeries& s, const DefaultParams& p, int i, int prev) {
     double adx = s.adx[i];
     double fast = s.ema_fast[i];
     double slow = s.ema_slow[i];
     double fast_prev = s.ema_fast[prev];
     double slow_prev = s.ema_slow[prev];
-    int cross = 0;
-    if (fast > slow && fast_prev <= slow_prev) cross = 1;
-    if (fast < slow && fast_prev >= slow_prev) cross = -1;
+    int cross = ema_cross(fast, slow, fast_prev, slow_prev);
     if (cross == 0 || std::isnan(adx) || adx < p.adx_min) return 0;
     double rsi = s.rsi[i];
     double breadth = s.breadth[i];
@@ -65,7 +72,7 @@ BT_KERNEL inline int ema_cross_at(const DefaultSeries& s, int i, int prev) {
     double slow = s.ema_slow[i];
     double fast_prev = s.ema_fast[prev];
     double slow_prev = s.ema_slow[prev];
-    return ((fast > slow) & (fast_prev <= slow_prev)) | ((fast < slow) & (fast_prev >= slow_prev));
+    return ema_cross(fast, slow, fast_prev, slow_prev) != 0;
 }
 
 BT_KERNEL inline int close_outside_bands_at(const DefaultSeries& s, int i, double close) {

@@ -1,9 +1,13 @@
 #pragma once
 
+#include <atomic>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <boost/program_options.hpp>
+
+#include "host/io/output_transaction.h"
 
 namespace btforge {
 
@@ -13,16 +17,35 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitInterrupted = 130;
 
 // Parses a subcommand's arguments. Returns false when --help was asked (the
-// help has been printed); throws boost::program_options::error on bad usage.
+// help has been printed); throws boost::program_options::error on bad usage,
+// an argument that is not an option included (none takes positional ones).
 // `given`, when not null, receives the parsed map (to ask what was given).
 bool parse_command_line(const std::vector<std::string>& args, const std::string& usage,
                         const boost::program_options::options_description& options,
                         boost::program_options::variables_map* given = nullptr);
 
+// More worker threads than this is a typo, not a machine.
+inline constexpr int kMaxThreads = 4096;
+
 // Number of threads to use: `requested`, or every hardware thread when 0.
+// Throws a usage error outside 0..kMaxThreads.
 int resolve_threads(int requested);
 
-// Fails before long work starts when a result could not be written there.
-void check_output_directory(const std::string& path);
+// A file a command reads or writes, with the option that names it.
+struct NamedFile {
+    std::string option;  // "--data", "--output", ...
+    std::filesystem::path path;
+};
+
+// Note [Outputs checked before work]
+// Every file a command will write is checked, as a usage error (exit 2),
+// before any work: its name is not empty and not a directory, no two outputs
+// are the same file, no output is one of the inputs (`--data res.csv -o res`
+// would overwrite the data), and its temporary can be created now, which
+// proves the directory exists and is writable (Note [No half-written
+// outputs]). The returned transaction commits them together (Note [Outputs
+// committed together]); `cancel` is the interrupt flag.
+OutputTransaction open_outputs(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs,
+                               const std::atomic<bool>* cancel);
 
 }  // namespace btforge

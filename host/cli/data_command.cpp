@@ -3,6 +3,7 @@
 
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
+#include "host/cli/interrupt.h"
 #include "host/cli/market_options.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
@@ -51,13 +52,17 @@ int run_data_command(const std::vector<std::string>& args) {
     if (instruments_output.empty()) {
         instruments_output = std::filesystem::path(output).replace_extension(".instruments.json").string();
     }
-    check_output_directory(output);
-    check_output_directory(instruments_output);
+    install_interrupt_handler();
+    // Note [Outputs checked before work]
+    OutputTransaction outputs =
+        open_outputs({{"--output", output}, {"--instruments-output", instruments_output}}, {}, &interrupt_requested());
     LoadedMarket loaded = load_market(market_choice);
     // The synthetic symbols have their own order sizes; without them a CSV
     // read back would trade with the default instrument and differ.
-    write_market_csv(loaded.market, output, timestamps == "iso" ? TimestampFormat::Iso8601 : TimestampFormat::EpochMs);
-    write_instruments(loaded.market.symbols, loaded.market.instruments, instruments_output);
+    write_market_csv(loaded.market, outputs.stream(0),
+                     timestamps == "iso" ? TimestampFormat::Iso8601 : TimestampFormat::EpochMs);
+    write_instruments(loaded.market.symbols, loaded.market.instruments, outputs.stream(1));
+    outputs.commit();  // Note [Outputs committed together]
     std::cout << loaded.description << " -> " << output << " and " << instruments_output << "\nuse it with: --data "
               << output << " --instruments " << instruments_output << '\n';
     return kExitOk;

@@ -3,11 +3,11 @@
 
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
+#include "host/cli/interrupt.h"
 #include "host/cli/market_options.h"
 #include "host/data/timestamp_parse.h"
 #include "host/indicators/aligned_series.h"
 #include "host/indicators/indicator_registry.h"
-#include "host/io/atomic_file.h"
 #include "host/spec/number_format.h"
 
 namespace btforge {
@@ -82,7 +82,12 @@ int run_indicators_command(const std::vector<std::string>& args) {
         if (!given[i]) throw po::error(name + " needs --param " + std::string(descriptor->params[i].name) + "=VALUE");
     }
     validate_indicator_params(*descriptor, params);
-    check_output_directory(output);
+    install_interrupt_handler();
+    // Note [Outputs checked before work]
+    OutputTransaction outputs =
+        open_outputs({{"--output", output}}, {{"--data", market_choice.data_file},
+                                              {"--instruments", market_choice.instruments_file}},
+                     &interrupt_requested());
 
     LoadedMarket loaded = load_market(market_choice);
     const Market& market = loaded.market;
@@ -90,8 +95,7 @@ int run_indicators_command(const std::vector<std::string>& args) {
     for (std::string_view out : descriptor->outputs) {
         series.push_back(compute_aligned_series(market, descriptor->name, out, params));
     }
-    AtomicFile file(output);
-    std::ostream& csv = file.stream();
+    std::ostream& csv = outputs.stream(0);
     csv << "time,symbol";
     for (std::string_view out : descriptor->outputs) csv << ',' << out;
     csv << '\n';
@@ -102,8 +106,9 @@ int run_indicators_command(const std::vector<std::string>& args) {
             for (const auto& values : series) csv << ',' << format_double(values[market.index(s, t)]);
             csv << '\n';
         }
+        if (!csv) break;  // cancelled or failed: the commit says which
     }
-    file.commit();
+    outputs.commit();
     std::cout << name << " on " << loaded.description << " -> " << output << '\n';
     return kExitOk;
 }

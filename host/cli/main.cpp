@@ -4,9 +4,11 @@
 #include <vector>
 
 #include <boost/program_options/errors.hpp>
+#include <nlohmann/json.hpp>
 
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
+#include "host/io/atomic_file.h"
 
 namespace {
 
@@ -27,6 +29,12 @@ constexpr const char* kUsage =
 
 }  // namespace
 
+// Note [Messages, not library texts]
+// What a user reads is a sentence of btforge's: every error of an input or a
+// run is thrown with one (DataError, SpecError, usage errors). The standard
+// library's own texts ("std::bad_alloc", "vector::_M_default_append") say
+// nothing to a user, so those exceptions are caught by type and said in
+// words; anything else that escapes is reported as btforge's own failure.
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args.front() == "--help" || args.front() == "-h" || args.front() == "help") {
@@ -52,6 +60,24 @@ int main(int argc, char** argv) {
     } catch (const boost::program_options::error& e) {
         std::cerr << "btforge " << command << ": " << e.what() << "\n(see btforge " << command << " --help)\n";
         return btforge::kExitUsage;
+    } catch (const btforge::OutputCancelled& e) {
+        std::cerr << "btforge " << command << ": " << e.what() << "; no result file written\n";
+        return btforge::kExitInterrupted;
+    } catch (const std::bad_alloc&) {
+        // Note [Messages, not library texts]
+        std::cerr << "btforge " << command
+                  << ": error: out of memory: this run needs more memory than the machine gives it (fewer bars, "
+                     "symbols or combinations, or a smaller --top); no result file written\n";
+        return btforge::kExitFailure;
+    } catch (const std::length_error&) {
+        std::cerr << "btforge " << command
+                  << ": error: an input asks for more elements than a container can hold (a size far beyond any "
+                     "market or grid); no result file written\n";
+        return btforge::kExitFailure;
+    } catch (const nlohmann::json::exception& e) {
+        std::cerr << "btforge " << command << ": internal error while handling JSON (" << e.what()
+                  << "); please report it with the command line\n";
+        return btforge::kExitFailure;
     } catch (const std::exception& e) {
         std::cerr << "btforge " << command << ": error: " << e.what() << '\n';
         return btforge::kExitFailure;

@@ -9,6 +9,7 @@
 #include "host/backends/emu/emu_kernels.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
+#include "host/cli/interrupt.h"
 #include "host/cli/strategy_options.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
@@ -78,7 +79,11 @@ int run_parity_command(const std::vector<std::string>& args) {
     if (bars < 2) throw po::error("--bars must be >= 2");
     if (combinations < 1) throw po::error("--combinations must be >= 1");
     threads = resolve_threads(threads);
-    if (!report.empty()) check_output_directory(report);
+    install_interrupt_handler();
+    // Note [Outputs checked before work]
+    OutputTransaction outputs = open_outputs(
+        report.empty() ? std::vector<NamedFile>{} : std::vector<NamedFile>{{"--report", report}}, {},
+        &interrupt_requested());
 
     std::vector<std::string> strategies;
     if (!strategy.empty()) {
@@ -153,7 +158,8 @@ int run_parity_command(const std::vector<std::string>& args) {
                                    {"combinations", combinations},
                                    {"strategies", results},
                                    {"verdict", passed ? "pass" : "fail"}};
-        write_file_atomically(report, document.dump(2) + "\n");
+        outputs.stream(0) << document.dump(2) << '\n';
+        outputs.commit();
         std::cout << "\nreport: " << report << '\n';
     }
     return passed ? kExitOk : kExitFailure;

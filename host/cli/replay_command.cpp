@@ -3,6 +3,7 @@
 
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
+#include "host/cli/interrupt.h"
 #include "host/cli/market_options.h"
 #include "host/cli/strategy_options.h"
 #include "host/spec/assignments.h"
@@ -41,8 +42,13 @@ int run_replay_command(const std::vector<std::string>& args) {
     }
     bool by_id = given.count("combination") != 0;
     if (by_id == !assignments.empty()) throw po::error("give exactly one of --combination and --set");
-    check_output_directory(trades_file);
-    check_output_directory(equity_file);
+    install_interrupt_handler();
+    // Note [Outputs checked before work]
+    OutputTransaction outputs = open_outputs(
+        {{"--trades", trades_file}, {"--equity", equity_file}},
+        {{"--data", market_choice.data_file}, {"--instruments", market_choice.instruments_file},
+         {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}},
+        &interrupt_requested());
 
     LoadedStrategy strategy = load_strategy(strategy_choice);
     std::vector<double> values(strategy.spec.parameters.size());
@@ -73,8 +79,9 @@ int run_replay_command(const std::vector<std::string>& args) {
     std::vector<double> equity(static_cast<std::size_t>(market.n_bars()));
     Metrics metrics = run_combination(job, values, &log, equity.data());
 
-    write_trade_log_csv(trades_file, market, fills);
-    write_equity_csv(equity_file, market, equity);
+    write_trade_log_csv(outputs.stream(0), market, fills);
+    write_equity_csv(outputs.stream(1), market, equity);
+    outputs.commit();  // Note [Outputs committed together]
     std::cout << "strategy " << strategy.spec.name << " on " << loaded.description << "\nparameters: "
               << describe_combination(strategy.spec, values) << "\n"
               << format_metrics(metrics) << "backend: cpu reference (1 thread)\n"

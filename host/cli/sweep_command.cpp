@@ -17,11 +17,19 @@ namespace btforge {
 
 namespace po = boost::program_options;
 
+namespace {
+
+// The top rows are kept in memory whole; beyond a million a user wants the
+// files, which --all-rows streams (Note [Rows spooled to disk]).
+constexpr std::size_t kMaxTopRows = 1'000'000;
+
+}  // namespace
+
 int run_sweep_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
     MarketChoice market_choice;
     std::string rank_by = "sharpe";
-    std::size_t top_n = 20;
+    long long top_n = 20;
     std::string output = "btforge-sweep";
     int threads = 0;
     bool all_rows = false;
@@ -30,7 +38,8 @@ int run_sweep_command(const std::vector<std::string>& args) {
     po::options_description sweep("Sweep");
     sweep.add_options()
         ("rank-by", po::value(&rank_by)->default_value(rank_by), "metric to rank by (any column of SPEC §7)")
-        ("top", po::value(&top_n)->default_value(top_n), "rows to keep and print")
+        ("top", po::value(&top_n)->default_value(top_n),
+         ("rows to keep and print, 1.." + std::to_string(kMaxTopRows) + " (--all-rows writes every row)").c_str())
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
         ("all-rows", po::bool_switch(&all_rows), "write every combination's row, ranked, not only the top")
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)");
@@ -48,8 +57,22 @@ int run_sweep_command(const std::vector<std::string>& args) {
         for (const MetricColumn& m : metric_columns()) known += (known.empty() ? "" : ", ") + std::string(m.name);
         throw po::error("unknown metric '" + rank_by + "' for --rank-by (one of: " + known + ")");
     }
+    if (top_n < 1 || top_n > static_cast<long long>(kMaxTopRows)) {
+        throw po::error("--top must be in 1.." + std::to_string(kMaxTopRows) + ", got " + std::to_string(top_n) +
+                        (top_n > 0 ? " (--all-rows writes every row to the files)" : ""));
+    }
     threads = resolve_threads(threads);
-    check_output_directory(output + ".csv");
+    if (output.empty() || output.back() == '/') {
+        throw po::error("--output '" + output + "': expected a file name without extension (results go to " +
+                        "OUTPUT.csv and OUTPUT.json)");
+    }
+    // Note [Outputs checked before work]
+    install_interrupt_handler();
+    OutputTransaction outputs = open_outputs(
+        {{"--output", output + ".csv"}, {"--output", output + ".json"}},
+        {{"--data", market_choice.data_file}, {"--instruments", market_choice.instruments_file},
+         {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}},
+        &interrupt_requested());
 
     LoadedStrategy strategy = load_strategy(strategy_choice);
     ResolvedBackend backend = resolve_backend(backend_choice, strategy.spec.name, threads);
@@ -69,12 +92,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
     std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations, market "
               << loaded.description << "; " << describe_series(series, threads) << "\n";
 
-    install_interrupt_handler();
     std::atomic<std::uint64_t> completed{0};
     SweepOptions sweep_options;
     sweep_options.threads = threads;
     sweep_options.rank_metric = metric;
-    sweep_options.top_n = all_rows ? space.count() : top_n;
+    sweep_options.top_n = all_rows ? space.count() : static_cast<std::size_t>(top_n);
     sweep_options.keep_all_rows = false;
     sweep_options.completed = &completed;
     sweep_options.cancel = &interrupt_requested();
@@ -89,20 +111,30 @@ int run_sweep_command(const std::vector<std::string>& args) {
         return kExitInterrupted;
     }
 
+    std::string backend_description = backend.description;
+    if (!outcome.thread_shortfall.empty()) {
+        // Note [Threads that cannot start]
+        std::cerr << "btforge sweep: started " << outcome.threads << " of " << threads
+                  << " worker threads (the system refused more: " << outcome.thread_shortfall
+                  << "); the results are the same, only slower\n";
+        backend_description += "; " + std::to_string(outcome.threads) + " of " + thread_count_text(threads) + " started";
+    }
+
     RunSummary summary;
     summary.strategy = strategy.spec.name;
     summary.spec_origin = strategy.spec.origin;
     summary.grid_origin = grid.origin;
     summary.market = loaded.description;
-    summary.backend = backend.description;
+    summary.backend = backend_description;
     summary.combinations = outcome.combinations;
     summary.cells = outcome.combinations * cells_per_combination;
     summary.seconds = outcome.seconds;
     summary.rank_by = rank_by;
-    write_results_csv(output + ".csv", strategy.spec, space, outcome.top);
-    write_results_json(output + ".json", summary, strategy.spec, space, outcome.top);
+    write_results_csv(outputs.stream(0), strategy.spec, space, outcome.top);
+    write_results_json(outputs.stream(1), summary, strategy.spec, space, outcome.top);
+    outputs.commit();  // Note [Outputs committed together]
 
-    std::cout << format_ranked_table(strategy.spec, space, outcome.top, *metric, top_n);
+    std::cout << format_ranked_table(strategy.spec, space, outcome.top, *metric, static_cast<std::size_t>(top_n));
     std::cout << "\nbackend: " << summary.backend << "; " << summary.combinations << " combinations x "
               << market.n_symbols() << " symbols x " << market.n_bars() << " bars in " << outcome.seconds << " s = "
               << (outcome.seconds > 0 ? static_cast<double>(summary.cells) / outcome.seconds : 0.0) << " cells/s\n";

@@ -39,7 +39,11 @@ void append_symbol(std::string& line, std::string_view symbol) {
 
 void write_market_csv(const Market& market, const std::filesystem::path& file, TimestampFormat format) {
     AtomicFile out(file);
-    std::ostream& stream = out.stream();
+    write_market_csv(market, out.stream(), format);
+    out.commit();
+}
+
+void write_market_csv(const Market& market, std::ostream& stream, TimestampFormat format) {
     stream << "timestamp,symbol,open,high,low,close,volume,funding_rate\n";
     std::string line;
     for (int s = 0; s < market.n_symbols(); ++s) {
@@ -58,8 +62,8 @@ void write_market_csv(const Market& market, const std::filesystem::path& file, T
             line += '\n';
             stream << line;
         }
+        if (!stream) return;
     }
-    out.commit();
 }
 
 }  // namespace btforge

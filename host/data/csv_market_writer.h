@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <ostream>
 
 #include "host/data/market.h"
 
@@ -19,5 +20,7 @@ enum class TimestampFormat {
 // bit-identical Market (instruments aside: see write_instruments).
 void write_market_csv(const Market& market, const std::filesystem::path& file,
                       TimestampFormat format = TimestampFormat::EpochMs);
+// The same rows into `out` (an OutputTransaction's stream).
+void write_market_csv(const Market& market, std::ostream& out, TimestampFormat format);
 
 }  // namespace btforge

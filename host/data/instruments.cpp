@@ -155,6 +155,13 @@ InstrumentTable load_instruments(const std::filesystem::path& file) {
 
 void write_instruments(const std::vector<std::string>& symbols, const std::vector<Instrument>& instruments,
                        const std::filesystem::path& file) {
+    std::ostringstream text;
+    write_instruments(symbols, instruments, text);
+    write_file_atomically(file, text.str());
+}
+
+void write_instruments(const std::vector<std::string>& symbols, const std::vector<Instrument>& instruments,
+                       std::ostream& out) {
     if (symbols.size() != instruments.size()) {
         throw std::invalid_argument("write_instruments: " + std::to_string(symbols.size()) + " symbols but " +
                                     std::to_string(instruments.size()) + " instruments");
@@ -165,7 +172,7 @@ void write_instruments(const std::vector<std::string>& symbols, const std::vecto
                             {"min_qty", instruments[i].min_qty},
                             {"price_tick", instruments[i].price_tick}};
     }
-    write_file_atomically(file, root.dump(2) + "\n");
+    out << root.dump(2) << '\n';
 }
 
 }  // namespace btforge

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <ostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,5 +29,8 @@ InstrumentTable parse_instruments(const std::string& json_text, const std::strin
 // with shortest round-trip numbers, through an AtomicFile.
 void write_instruments(const std::vector<std::string>& symbols, const std::vector<Instrument>& instruments,
                        const std::filesystem::path& file);
+// The same document into `out` (an OutputTransaction's stream).
+void write_instruments(const std::vector<std::string>& symbols, const std::vector<Instrument>& instruments,
+                       std::ostream& out);
 
 }  // namespace btforge

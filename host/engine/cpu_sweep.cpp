@@ -6,7 +6,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
+
+#include "host/engine/worker_threads.h"
 
 namespace btforge {
 
@@ -95,10 +96,10 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
             if (!failure) failure = std::current_exception();
         }
     };
-    std::vector<std::thread> pool;
-    for (int i = 1; i < outcome.threads; ++i) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
+    // Note [Threads that cannot start]
+    const WorkerThreads ran = run_worker_threads(outcome.threads, worker);
+    outcome.threads = ran.started;
+    outcome.thread_shortfall = ran.shortfall;
     if (failure) std::rethrow_exception(failure);
     outcome.cancelled = options.cancel != nullptr && options.cancel->load() && next.load() < outcome.combinations;
     outcome.top = top.sorted();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "host/data/market.h"
@@ -43,7 +44,8 @@ struct SweepOutcome {
     std::vector<ResultRow> all;  // in run order (ordinal), when asked
     std::uint64_t combinations = 0;
     double seconds = 0.0;
-    int threads = 1;
+    int threads = 1;               // that ran (Note [Threads that cannot start])
+    std::string thread_shortfall;  // why fewer than SweepOptions::threads ran, or empty
     bool cancelled = false;
 };
 

@@ -7,8 +7,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
+#include "host/engine/worker_threads.h"
 #include "host/indicators/aligned_series.h"
 
 namespace btforge {
@@ -76,11 +76,8 @@ SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
             }
         }
     };
-    std::vector<std::thread> pool;
-    int n = std::max(1, std::min<int>(threads, static_cast<int>(keys.size())));
-    for (int i = 1; i < n; ++i) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
+    // Note [Threads that cannot start]: fewer threads only take longer.
+    run_worker_threads(std::max(1, std::min<int>(threads, static_cast<int>(keys.size()))), worker);
     if (failure) std::rethrow_exception(failure);
     cache.build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return cache;

@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "host/io/atomic_file.h"
 #include "host/spec/assignments.h"
 #include "host/spec/number_format.h"
 
@@ -45,10 +44,8 @@ std::string format_metric_value(const MetricColumn& column, const Metrics& metri
     return format_double(value);
 }
 
-void write_results_csv(const std::filesystem::path& path, const StrategySpec& spec, const CombinationSpace& space,
+void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
                        const std::vector<ResultRow>& ranked) {
-    AtomicFile file(path);
-    std::ostream& out = file.stream();
     out << "rank,combination_id";
     for (const ParameterSpec& p : spec.parameters) out << ',' << p.name;
     for (const MetricColumn& m : metric_columns()) out << ',' << m.name;
@@ -60,11 +57,11 @@ void write_results_csv(const std::filesystem::path& path, const StrategySpec& sp
         for (std::size_t p = 0; p < values.size(); ++p) out << ',' << format_parameter_value(spec.parameters[p], values[p]);
         for (const MetricColumn& m : metric_columns()) out << ',' << format_metric_value(m, row.metrics);
         out << '\n';
+        if (!out) return;  // cancelled or failed: AtomicFile::finish says which
     }
-    file.commit();
 }
 
-void write_results_json(const std::filesystem::path& path, const RunSummary& summary, const StrategySpec& spec,
+void write_results_json(std::ostream& out, const RunSummary& summary, const StrategySpec& spec,
                         const CombinationSpace& space, const std::vector<ResultRow>& ranked) {
     nlohmann::ordered_json doc;
     doc["strategy"] = summary.strategy;
@@ -112,7 +109,7 @@ void write_results_json(const std::filesystem::path& path, const RunSummary& sum
         rows.push_back(entry);
     }
     doc["rows"] = rows;
-    write_file_atomically(path, doc.dump(2) + "\n");
+    out << doc.dump(2) << '\n';
 }
 
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,

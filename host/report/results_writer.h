@@ -1,7 +1,7 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -27,9 +27,9 @@ struct RunSummary {
 };
 
 // Rows are written in the order given (best first); rank is 1-based.
-void write_results_csv(const std::filesystem::path& path, const StrategySpec& spec, const CombinationSpace& space,
+void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
                        const std::vector<ResultRow>& ranked);
-void write_results_json(const std::filesystem::path& path, const RunSummary& summary, const StrategySpec& spec,
+void write_results_json(std::ostream& out, const RunSummary& summary, const StrategySpec& spec,
                         const CombinationSpace& space, const std::vector<ResultRow>& ranked);
 
 // The table printed after a sweep: rank, id, the swept parameters, key metrics.

@@ -1,7 +1,6 @@
 #include "host/report/trade_log_writer.h"
 
 #include "host/data/timestamp_parse.h"
-#include "host/io/atomic_file.h"
 #include "host/spec/number_format.h"
 
 namespace btforge {
@@ -20,10 +19,7 @@ const char* fill_reason_name(int reason) {
     }
 }
 
-void write_trade_log_csv(const std::filesystem::path& path, const Market& market,
-                         const std::vector<FillRecord>& fills) {
-    AtomicFile file(path);
-    std::ostream& out = file.stream();
+void write_trade_log_csv(std::ostream& out, const Market& market, const std::vector<FillRecord>& fills) {
     out << "trade,bar,time,symbol,reason,side,qty,price,fee,realized_pnl,cash_after\n";
     for (const FillRecord& f : fills) {
         out << f.trade_index << ',' << f.bar << ',' << format_timestamp_iso(market.timestamp_ms[static_cast<std::size_t>(f.bar)])
@@ -31,18 +27,16 @@ void write_trade_log_csv(const std::filesystem::path& path, const Market& market
             << (f.trade_dir > 0 ? "buy" : "sell") << ',' << format_double(f.qty) << ',' << format_double(f.price)
             << ',' << format_double(f.fee) << ',' << format_double(f.realized_pnl) << ','
             << format_double(f.cash_after) << '\n';
+        if (!out) return;
     }
-    file.commit();
 }
 
-void write_equity_csv(const std::filesystem::path& path, const Market& market, const std::vector<double>& equity) {
-    AtomicFile file(path);
-    std::ostream& out = file.stream();
+void write_equity_csv(std::ostream& out, const Market& market, const std::vector<double>& equity) {
     out << "bar,time,equity\n";
     for (std::size_t t = 0; t < equity.size(); ++t) {
         out << t << ',' << format_timestamp_iso(market.timestamp_ms[t]) << ',' << format_double(equity[t]) << '\n';
+        if (!out) return;
     }
-    file.commit();
 }
 
 }  // namespace btforge

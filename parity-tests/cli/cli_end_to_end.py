@@ -476,10 +476,11 @@ class BadInputsAreRejected(CliTestCase):
 
     def test_missing_output_directory(self):
         before = sorted(os.listdir(self.dir))
+        # Note [Outputs checked before work]: a usage error, found before any work.
         p = self.btforge("sweep", "--strategy", "sma_cross", "--grid", self.grid, "-o", "no/such/dir/OUT", *MARKET,
-                         expect=1)
-        self.assertIn("does not exist", p.stderr)
-        self.btforge("data", "synth", "-o", "no/such/dir/x.csv", expect=1)
+                         expect=2)
+        self.assertIn("no/such/dir/OUT.csv: No such file or directory", p.stderr)
+        self.btforge("data", "synth", "-o", "no/such/dir/x.csv", expect=2)
         self.assertEqual(sorted(os.listdir(self.dir)), before)
 
 

@@ -5,12 +5,11 @@
 #include <exception>
 #include <limits>
 #include <mutex>
-#include <system_error>
-#include <thread>
 
 #include "host/backends/emu/emu_kernels.h"
 #include "host/backends/indicator_jobs.h"
 #include "host/backends/launch_tables.h"
+#include "host/engine/worker_threads.h"
 
 namespace btforge {
 
@@ -66,16 +65,8 @@ std::vector<double> emu_compute_series(const SeriesCache& plan, const Market& ma
             }
         }
     };
-    std::vector<std::thread> pool;
-    const int n = std::max(1, std::min<int>(threads, static_cast<int>(batches.size())));
-    try {
-        for (int i = 1; i < n; ++i) pool.emplace_back(worker);
-    } catch (const std::system_error&) {
-        // Fewer threads than asked: the calling thread's worker below and
-        // those already running take every batch from the shared counter.
-    }
-    worker();
-    for (std::thread& t : pool) t.join();
+    // Note [Threads that cannot start]: fewer threads only take longer.
+    run_worker_threads(std::max(1, std::min<int>(threads, static_cast<int>(batches.size()))), worker);
     if (failure) std::rethrow_exception(failure);
 
     if (!jobs.breadth.empty()) {

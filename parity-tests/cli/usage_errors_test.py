@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Usage errors found before any work, and failures said in words (issue 13, section 2).
+
+Usage: usage_errors_test.py PATH/TO/btforge [unittest options]
+
+Every case exits 2 (usage) or 1 (failure) with one clear line, and leaves no
+file behind: Note [Outputs checked before work], Note [Outputs committed
+together], Note [Threads that cannot start], Note [Messages, not library texts].
+"""
+
+import os
+import resource
+import subprocess
+import sys
+import time
+import unittest
+
+import cli_end_to_end as e2e
+
+SMALL = ["--synthetic-bars", "400", "--synthetic-symbols", "2"]
+
+
+def limited_memory(megabytes):
+    """preexec_fn: caps the address space, so thread stacks and big buffers fail to map."""
+    def apply():
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return apply
+
+
+class UsageErrorsBeforeWork(e2e.CliTestCase):
+    def assert_usage_error(self, args, message, expect=2):
+        before = sorted(os.listdir(self.dir))
+        started = time.monotonic()
+        p = self.btforge(*args, expect=expect)
+        self.assertIn(message, p.stderr)
+        # Before any work: the sweep header and progress never appear.
+        self.assertNotIn("combinations, market", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), before, "files left behind")
+        self.assertLess(time.monotonic() - started, 10)
+        return p
+
+    def test_top_out_of_range(self):
+        for value in ["-1", "0", "1000000000"]:
+            with self.subTest(top=value):
+                self.assert_usage_error(["sweep", "--top", value, "-o", "res", *SMALL], "--top must be in 1..1000000")
+
+    def test_empty_output_name(self):
+        self.assert_usage_error(["sweep", "-o", "", *SMALL], "--output '': expected a file name")
+        self.assert_usage_error(["indicators", "--name", "EMA", "--param", "period=5", "-o", ""],
+                                "--output '': expected a file name")
+
+    def test_output_equal_to_an_input(self):
+        self.btforge("data", "synth", "-o", "res.csv", *SMALL)
+        with open(self.path("res.csv"), "rb") as f:
+            data = f.read()
+        listing = sorted(os.listdir(self.dir))
+        p = self.btforge("sweep", "--data", "res.csv", "--instruments", "res.instruments.json", "-o", "res",
+                         expect=2)
+        self.assertIn("--output would write res.csv, which is the --data input", p.stderr)
+        with open(self.path("res.csv"), "rb") as f:
+            self.assertEqual(f.read(), data, "the input was overwritten")
+        self.assertEqual(sorted(os.listdir(self.dir)), listing)
+        # Another spelling of the same path is the same file.
+        p = self.btforge("sweep", "--data", "res.csv", "--instruments", "res.instruments.json",
+                         "-o", os.path.join(self.dir, "sub", "..", "res"), expect=2)
+        self.assertIn("which is the --data input", p.stderr)
+
+    def test_grid_as_output(self):
+        grid = self.write_grid("default")
+        base = grid[:-len(".json")]
+        self.assert_usage_error(["sweep", "--grid", grid, "-o", base, *SMALL],
+                                "which is the --grid input")
+
+    def test_same_file_for_trades_and_equity(self):
+        self.assert_usage_error(["replay", "--set", "sl_atr=2", "--trades", "log.csv", "--equity", "./log.csv",
+                                 *SMALL], "--trades and --equity name the same file")
+
+    def test_output_directory_not_writable(self):
+        # /proc refuses new files even to root, so this holds in CI too.
+        p = self.assert_usage_error(["sweep", "-o", "/proc/btforge-test/res", *SMALL], "/proc/btforge-test/res.csv")
+        self.assertIn("checked before any work", p.stderr)
+        self.assert_usage_error(["replay", "--set", "sl_atr=2", "--trades", "/proc/x/t.csv", *SMALL],
+                                "--trades: cannot write /proc/x/t.csv")
+        self.assert_usage_error(["data", "synth", "-o", "/proc/x/m.csv"], "cannot write /proc/x/m.csv")
+
+    def test_output_is_a_directory(self):
+        os.mkdir(self.path("adir.csv"))
+        self.assert_usage_error(["indicators", "--name", "EMA", "--param", "period=5", "-o", "adir.csv"],
+                                "is a directory")
+
+    def test_extra_positional_arguments(self):
+        cases = [
+            ["sweep", "stray", "-o", "res"],
+            ["replay", "--set", "sl_atr=2", "stray"],
+            ["indicators", "--list", "stray"],
+            ["bench", "stray"],
+            ["parity", "stray"],
+            ["data", "synth", "-o", "m.csv", "stray"],
+            ["devices", "stray"],
+        ]
+        for args in cases:
+            with self.subTest(command=args[0]):
+                self.assert_usage_error(args, "unexpected argument 'stray'")
+
+    def test_threads_out_of_range(self):
+        for value in ["-3", "5000"]:
+            with self.subTest(threads=value):
+                self.assert_usage_error(["sweep", "--threads", value, "-o", "res", *SMALL],
+                                        "--threads must be in 0..4096")
+
+
+class ThreadsThatCannotStart(e2e.CliTestCase):
+    def test_runs_with_the_threads_that_started(self):
+        # 1500 threads of 8 MiB stacks cannot fit in 1.5 GiB of address space:
+        # the sweep runs on those that started and says so.
+        args = ["sweep", "--backend", "cpu", "--threads", "1500", "-o", "res", *SMALL]
+        p = subprocess.run([e2e.BTFORGE] + args, cwd=self.dir, capture_output=True, text=True, timeout=300,
+                           preexec_fn=limited_memory(1536))
+        self.assertEqual(p.returncode, 0, p.stderr[-3000:])
+        self.assertRegex(p.stderr, r"started \d+ of 1500 worker threads \(the system refused more: ")
+        self.assertNotIn("terminate called", p.stderr)
+        reference = self.btforge("sweep", "--backend", "cpu", "--threads", "1", "-o", "one", *SMALL)
+        self.assertIn("backend: cpu", reference.stdout)
+        with open(self.path("res.csv")) as a, open(self.path("one.csv")) as b:
+            self.assertEqual(a.read(), b.read(), "the results depend on how many threads started")
+
+
+class OutOfMemoryIsSaidInWords(e2e.CliTestCase):
+    def test_bad_alloc_is_not_the_message(self):
+        args = ["sweep", "--backend", "cpu", "--synthetic-bars", "400000000", "-o", "res"]
+        p = subprocess.run([e2e.BTFORGE] + args, cwd=self.dir, capture_output=True, text=True, timeout=300,
+                           preexec_fn=limited_memory(1024))
+        self.assertEqual(p.returncode, 1, p.stderr[-3000:])
+        self.assertIn("out of memory", p.stderr)
+        self.assertNotIn("std::bad_alloc", p.stderr)
+        self.assertNotIn("_M_", p.stderr)
+        self.assertEqual(os.listdir(self.dir), [])
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: usage_errors_test.py PATH/TO/btforge [unittest options]")
+    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
+
+
+if __name__ == "__main__":
+    main()

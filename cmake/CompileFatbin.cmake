@@ -1,4 +1,5 @@
 # cmake -DNVCC=... -DSOURCE=x.cu -DOUTPUT=x.fatbin -DGENCODE="-gencode;..." [-DINCLUDE_DIR=dir]
+#       [-DEXTRA_FLAGS="flag;..."]
 #       [-DMAX_SPILL_BYTES=n] -P CompileFatbin.cmake
 # Builds one generated kernel with --fmad=false (SPEC §3), prints ptxas's
 # resource report (registers, spills, stack per kernel and architecture) and
@@ -15,7 +16,7 @@ if(INCLUDE_DIR)
   set(includes -I${INCLUDE_DIR})
 endif()
 execute_process(
-  COMMAND ${NVCC} -fatbin --fmad=false -std=c++17 ${includes} ${GENCODE} -Xptxas -v -o ${OUTPUT} ${SOURCE}
+  COMMAND ${NVCC} -fatbin --fmad=false -std=c++17 ${includes} ${EXTRA_FLAGS} ${GENCODE} -Xptxas -v -o ${OUTPUT} ${SOURCE}
   RESULT_VARIABLE result
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err)

@@ -65,8 +65,12 @@ if(BTFORGE_NVCC)
     OUTPUT ${_top_n_fatbin}
     COMMAND ${CMAKE_COMMAND} -DNVCC=${BTFORGE_NVCC} -DSOURCE=${_top_n_source} -DOUTPUT=${_top_n_fatbin}
             "-DGENCODE=${_top_n_gencode}" -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}
+            # Note [Rows with non-finite metrics]: the reference's constexpr
+            # metrics_are_finite, called from device code.
+            -DEXTRA_FLAGS=--expt-relaxed-constexpr
             -P ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
     DEPENDS ${_top_n_source} ${PROJECT_SOURCE_DIR}/host/cuda/kernels/top_n_select.h
+            ${PROJECT_SOURCE_DIR}/reference/metrics/metrics.h
             ${PROJECT_SOURCE_DIR}/generated/btforge_layout.h btforge_generate
             ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
     COMMENT "nvcc: top_n_select.cu -> fatbin (same architectures and flags as the strategy kernels)"

@@ -1,4 +1,6 @@
 #include <atomic>
+#include <filesystem>
+#include <memory>
 #include <iostream>
 #include <stdexcept>
 
@@ -11,6 +13,7 @@
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/report/progress_reporter.h"
+#include "host/report/ranked_rows.h"
 #include "host/report/results_writer.h"
 
 namespace btforge {
@@ -96,8 +99,17 @@ int run_sweep_command(const std::vector<std::string>& args) {
     SweepOptions sweep_options;
     sweep_options.threads = threads;
     sweep_options.rank_metric = metric;
-    sweep_options.top_n = all_rows ? space.count() : static_cast<std::size_t>(top_n);
+    sweep_options.top_n = static_cast<std::size_t>(top_n);
     sweep_options.keep_all_rows = false;
+    // Note [Rows spooled to disk]
+    std::unique_ptr<RowSpool> spool;
+    if (all_rows) {
+        spool = std::make_unique<RowSpool>(std::filesystem::absolute(output + ".csv").parent_path(), space.count(),
+                                           *metric);
+        sweep_options.row_sink = [&spool](std::uint64_t first, std::span<const ResultRow> rows) {
+            spool->store(first, rows);
+        };
+    }
     sweep_options.completed = &completed;
     sweep_options.cancel = &interrupt_requested();
     SweepOutcome outcome;
@@ -127,18 +139,28 @@ int run_sweep_command(const std::vector<std::string>& args) {
     summary.market = loaded.description;
     summary.backend = backend_description;
     summary.combinations = outcome.combinations;
+    summary.invalid_rows = outcome.invalid_rows;
     summary.cells = outcome.combinations * cells_per_combination;
     summary.seconds = outcome.seconds;
     summary.rank_by = rank_by;
-    write_results_csv(outputs.stream(0), strategy.spec, space, outcome.top);
-    write_results_json(outputs.stream(1), summary, strategy.spec, space, outcome.top);
+    const RowsInMemory top_rows(outcome.top);
+    if (spool) spool->rank();
+    const RankedRows& written = spool ? static_cast<const RankedRows&>(*spool) : top_rows;
+    write_results_csv(outputs.stream(0), strategy.spec, space, written);
+    write_results_json(outputs.stream(1), summary, strategy.spec, space, written);
     outputs.commit();  // Note [Outputs committed together]
 
     std::cout << format_ranked_table(strategy.spec, space, outcome.top, *metric, static_cast<std::size_t>(top_n));
     std::cout << "\nbackend: " << summary.backend << "; " << summary.combinations << " combinations x "
               << market.n_symbols() << " symbols x " << market.n_bars() << " bars in " << outcome.seconds << " s = "
               << (outcome.seconds > 0 ? static_cast<double>(summary.cells) / outcome.seconds : 0.0) << " cells/s\n";
-    std::cout << "results (" << outcome.top.size() << " rows ranked by " << rank_by << "): " << output << ".csv, "
+    if (summary.invalid_rows != 0) {
+        // Note [Rows with non-finite metrics]
+        std::cout << summary.invalid_rows << " of " << summary.combinations
+                  << " combinations have non-finite metrics (NaN or infinite: their numbers are not results); "
+                     "they rank last and are marked valid=false\n";
+    }
+    std::cout << "results (" << written.size() << " rows ranked by " << rank_by << "): " << output << ".csv, "
               << output << ".json\n";
     if (!outcome.top.empty()) {
         std::cout << "replay the best: btforge replay --strategy " << strategy.spec.name

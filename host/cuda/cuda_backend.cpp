@@ -240,8 +240,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const std::size_t resident_bytes = layout.size();
     // Note [Top N on the device]: each slot's winners area grows with the
     // chunk, so the plans below count it beside the ids and rows.
+    // A row sink (--all-rows) needs every row back, as keep_all_rows does.
+    const bool every_row_back = options.keep_all_rows || static_cast<bool>(options.row_sink);
     const TopNAreaBytes top_n_area =
-        device_top_n_applies(options.top_n, options.keep_all_rows) && !embedded_top_n_select_image().empty()
+        device_top_n_applies(options.top_n, every_row_back) && !embedded_top_n_select_image().empty()
             ? device_top_n_area_bytes(top_n_select_launch(*options.rank_metric, options.top_n, 0).keep)
             : TopNAreaBytes{};
     const std::uint64_t bytes_per_combination =
@@ -367,7 +369,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // its blocks' winners. Declared before the slots, whose streams must be
     // drained before its buffers are freed.
     std::optional<DeviceTopN> device_top = make_device_top_n(driver, *options.rank_metric, options.top_n,
-                                                             options.keep_all_rows, plan.chunk, kSlots, source);
+                                                             every_row_back, plan.chunk, kSlots, source);
     std::array<std::unique_ptr<Slot>, kSlots> slots;
     for (std::size_t s = 0; s < kSlots; ++s) {
         slots[s] = std::make_unique<Slot>(driver, plan.chunk, device_top ? 0 : plan.chunk);
@@ -404,14 +406,16 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         timing.stop_seconds = origin_seconds + kernel_intervals.back().second / 1000.0;
         stats.chunk_timings.push_back(timing);
         if (device_top) {
-            device_top->offer(slot.index, slot.count, top);
+            device_top->offer(slot.index, slot.count, top, outcome.invalid_rows);
         } else {
             const unsigned long long* ids = slot.ids.as<unsigned long long>();
             const device::Metrics* rows = slot.rows.as<device::Metrics>();
             for (std::uint64_t i = 0; i < slot.count; ++i) {
                 ResultRow row{ids[i], to_host(rows[i])};
                 top.offer(row);
+                if (!metrics_are_finite(row.metrics)) ++outcome.invalid_rows;
                 if (options.keep_all_rows) outcome.all[slot.begin + i] = row;
+                if (options.row_sink) options.row_sink(slot.begin + i, std::span<const ResultRow>(&row, 1));
             }
         }
         if (options.completed != nullptr) options.completed->fetch_add(slot.count);
@@ -547,6 +551,7 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     TopN top(*options.rank_metric, options.top_n);
     for (const SweepOutcome& o : outcomes) {
         merged.cancelled = merged.cancelled || o.cancelled;
+        merged.invalid_rows += o.invalid_rows;
         for (const ResultRow& row : o.top) top.offer(row);
     }
     if (!merged.cancelled) merged.top = top.sorted();

@@ -124,7 +124,9 @@ DeviceTopN::DeviceTopN(const CudaDriver& driver, const MetricColumn& column, std
         areas_.push_back(Area{DeviceBuffer(driver, outputs * sizeof(unsigned long long), purpose),
                               DeviceBuffer(driver, outputs * sizeof(device::Metrics), purpose),
                               PinnedBuffer(driver, outputs * sizeof(unsigned long long), purpose),
-                              PinnedBuffer(driver, outputs * sizeof(device::Metrics), purpose)});
+                              PinnedBuffer(driver, outputs * sizeof(device::Metrics), purpose),
+                              DeviceBuffer(driver, sizeof(unsigned long long), "the count of invalid rows"),
+                              PinnedBuffer(driver, sizeof(unsigned long long), "the count of invalid rows")});
     }
 }
 
@@ -139,6 +141,14 @@ void DeviceTopN::enqueue(std::size_t slot, const Stream& stream, CUdeviceptr ids
     launch.count = count;
     launch.out_ids = reinterpret_cast<unsigned long long*>(static_cast<std::uintptr_t>(area.device_ids.get()));
     launch.out_rows = reinterpret_cast<device::Metrics*>(static_cast<std::uintptr_t>(area.device_rows.get()));
+    launch.invalid_rows =
+        reinterpret_cast<unsigned long long*>(static_cast<std::uintptr_t>(area.device_invalid.get()));
+    // The same pinned word is the zero sent before the kernel and the count
+    // copied back after it: the stream orders the two copies.
+    *area.invalid.as<unsigned long long>() = 0;
+    driver_->check(api.cuMemcpyHtoDAsync(area.device_invalid.get(), area.invalid.data(), sizeof(unsigned long long),
+                                         stream.get()),
+                   "zeroing the count of invalid rows");
     const unsigned blocks = device::top_n_blocks(count);
     void* parameters[] = {&launch};
     driver_->check(api.cuLaunchKernel(kernel_, blocks, 1, 1, device::kTopNThreads, 1, 1, 0, stream.get(), parameters,
@@ -152,10 +162,14 @@ void DeviceTopN::enqueue(std::size_t slot, const Stream& stream, CUdeviceptr ids
     driver_->check(api.cuMemcpyDtoHAsync(area.rows.data(), area.device_rows.get(), outputs * sizeof(device::Metrics),
                                          stream.get()),
                    "copying the top-N winners' rows back");
+    driver_->check(api.cuMemcpyDtoHAsync(area.invalid.data(), area.device_invalid.get(), sizeof(unsigned long long),
+                                         stream.get()),
+                   "copying the count of invalid rows back");
 }
 
-void DeviceTopN::offer(std::size_t slot, std::uint64_t count, TopN& top) const {
+void DeviceTopN::offer(std::size_t slot, std::uint64_t count, TopN& top, std::uint64_t& invalid_rows) const {
     const Area& area = areas_.at(slot);
+    if (count != 0) invalid_rows += *area.invalid.as<unsigned long long>();
     offer_block_winners(area.ids.as<unsigned long long>(), area.rows.as<device::Metrics>(), count, base_.keep, top);
 }
 

@@ -67,8 +67,10 @@ public:
     // Queues the selection of the chunk in `rows`/`ids` (device memory,
     // `count` rows) on `stream`, and the copy of its winners to slot `slot`.
     void enqueue(std::size_t slot, const Stream& stream, CUdeviceptr ids, CUdeviceptr rows, std::uint64_t count);
-    // After the stream is synchronized: offers slot `slot`'s winners.
-    void offer(std::size_t slot, std::uint64_t count, TopN& top) const;
+    // After the stream is synchronized: offers slot `slot`'s winners and adds
+    // its rows with non-finite metrics (Note [Rows with non-finite metrics])
+    // to `invalid_rows`.
+    void offer(std::size_t slot, std::uint64_t count, TopN& top, std::uint64_t& invalid_rows) const;
 
 private:
     struct Area {
@@ -76,6 +78,8 @@ private:
         DeviceBuffer device_rows;
         PinnedBuffer ids;
         PinnedBuffer rows;
+        DeviceBuffer device_invalid;  // one counter, zeroed from `invalid` before each launch
+        PinnedBuffer invalid;
     };
     const CudaDriver* driver_;
     CudaModule module_;

@@ -68,6 +68,7 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
 
     std::atomic<std::uint64_t> next{0};
+    std::atomic<std::uint64_t> invalid_rows{0};
     std::mutex merge_mutex;
     TopN top(*options.rank_metric, options.top_n);
     std::exception_ptr failure;
@@ -75,6 +76,7 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     auto worker = [&] {
         try {
             TopN local(*options.rank_metric, options.top_n);
+            std::uint64_t local_invalid = 0;
             std::vector<ResultRow> rows(block);
             while (true) {
                 if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) break;
@@ -85,10 +87,13 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
                 for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
                     const ResultRow& row = rows[ordinal - begin];
                     local.offer(row);
+                    if (!metrics_are_finite(row.metrics)) ++local_invalid;
                     if (options.keep_all_rows) outcome.all[ordinal] = row;
                 }
+                if (options.row_sink) options.row_sink(begin, std::span<const ResultRow>(rows.data(), end - begin));
                 if (options.completed != nullptr) options.completed->fetch_add(end - begin);
             }
+            invalid_rows.fetch_add(local_invalid);
             std::lock_guard lock(merge_mutex);
             top.merge(local);
         } catch (...) {
@@ -103,6 +108,7 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     if (failure) std::rethrow_exception(failure);
     outcome.cancelled = options.cancel != nullptr && options.cancel->load() && next.load() < outcome.combinations;
     outcome.top = top.sorted();
+    outcome.invalid_rows = invalid_rows.load();
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return outcome;
 }

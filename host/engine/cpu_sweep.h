@@ -37,12 +37,17 @@ struct SweepOptions {
     std::atomic<std::uint64_t>* completed = nullptr;  // progress counter, optional
     const std::atomic<bool>* cancel = nullptr;        // stops the workers early, optional
     std::uint64_t max_combinations = 0;               // run only the first N ordinals (0: all)
+    // Every row as soon as it is computed, `rows` at run order `first_ordinal`
+    // onwards; called from several threads at once, in no particular order
+    // (Note [Rows spooled to disk]). Empty: not asked.
+    std::function<void(std::uint64_t first_ordinal, std::span<const ResultRow> rows)> row_sink;
 };
 
 struct SweepOutcome {
     std::vector<ResultRow> top;  // best first
     std::vector<ResultRow> all;  // in run order (ordinal), when asked
     std::uint64_t combinations = 0;
+    std::uint64_t invalid_rows = 0;  // rows with non-finite metrics (Note [Rows with non-finite metrics])
     double seconds = 0.0;
     int threads = 1;               // that ran (Note [Threads that cannot start])
     std::string thread_shortfall;  // why fewer than SweepOptions::threads ran, or empty

@@ -5,14 +5,20 @@
 
 namespace btforge {
 
-bool ranks_before(const MetricColumn& metric, const ResultRow& a, const ResultRow& b) {
-    double x = metric.read(a.metrics);
-    double y = metric.read(b.metrics);
-    bool x_nan = std::isnan(x);
-    bool y_nan = std::isnan(y);
-    if (x_nan != y_nan) return y_nan;
-    if (!x_nan && x != y) return metric.higher_is_better ? x > y : x < y;
+RankKey rank_key(const MetricColumn& metric, const ResultRow& row) {
+    return RankKey{metric.read(row.metrics), row.combination_id, metrics_are_finite(row.metrics)};
+}
+
+bool rank_key_before(const MetricColumn& metric, const RankKey& a, const RankKey& b) {
+    // Note [Rows with non-finite metrics]: a NaN of the ranked metric makes
+    // a row invalid too, so one test covers both.
+    if (a.valid != b.valid) return a.valid;
+    if (a.valid && a.value != b.value) return metric.higher_is_better ? a.value > b.value : a.value < b.value;
     return a.combination_id < b.combination_id;
+}
+
+bool ranks_before(const MetricColumn& metric, const ResultRow& a, const ResultRow& b) {
+    return rank_key_before(metric, rank_key(metric, a), rank_key(metric, b));
 }
 
 TopN::TopN(const MetricColumn& metric, std::size_t capacity) : metric_(&metric), capacity_(capacity) {

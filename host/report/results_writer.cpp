@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <charconv>
 #include <iomanip>
 #include <sstream>
 
@@ -20,20 +21,69 @@ std::vector<double> decode_values(const StrategySpec& spec, const CombinationSpa
     return values;
 }
 
-// Parameters with more than one value among the shown rows: the ones worth a
-// column in the terminal table (the files carry all of them).
-std::vector<std::size_t> swept_parameters(const std::vector<std::vector<double>>& rows) {
-    std::vector<std::size_t> swept;
-    if (rows.empty()) return swept;
-    for (std::size_t p = 0; p < rows.front().size(); ++p) {
-        for (const std::vector<double>& values : rows) {
-            if (values[p] != rows.front()[p]) {
-                swept.push_back(p);
-                break;
-            }
+// The parameters with more than one value in the grid (Note [The ranked table]).
+std::vector<std::size_t> varied_parameters(const CombinationSpace& space) {
+    std::vector<std::size_t> varied;
+    for (const CombinationSpace::Digit& digit : space.digits()) {
+        if (digit.radix > 1) varied.push_back(digit.parameter);
+    }
+    std::sort(varied.begin(), varied.end());
+    return varied;
+}
+
+// 6 significant digits, locale-independent: 0.0215443, 1e+06, 20.
+std::string significant(double value) {
+    if (!std::isfinite(value)) return format_double(value);
+    char text[32];
+    const auto result = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
+    return std::string(text, result.ptr);
+}
+
+// `text` with every line after the first indented by `spaces`, to nest a
+// dump(2) inside a document written piece by piece.
+std::string nested(const std::string& text, int spaces) {
+    std::string out;
+    const std::string indent(static_cast<std::size_t>(spaces), ' ');
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out += indent;
+    }
+    return out;
+}
+
+nlohmann::ordered_json row_json(const StrategySpec& spec, const CombinationSpace& space, const ResultRow& row,
+                                std::uint64_t rank) {
+    nlohmann::ordered_json entry;
+    entry["rank"] = rank;
+    entry["combination_id"] = row.combination_id;
+    entry["valid"] = metrics_are_finite(row.metrics);
+    std::vector<double> values = decode_values(spec, space, row.combination_id);
+    nlohmann::ordered_json params;
+    for (std::size_t p = 0; p < values.size(); ++p) {
+        const ParameterSpec& parameter = spec.parameters[p];
+        if (parameter.type == ParameterType::Bool) {
+            params[parameter.name] = values[p] != 0.0;
+        } else if (parameter.type == ParameterType::Int) {
+            params[parameter.name] = static_cast<long long>(values[p]);
+        } else {
+            params[parameter.name] = values[p];
         }
     }
-    return swept;
+    entry["parameters"] = params;
+    nlohmann::ordered_json metrics;
+    for (const MetricColumn& m : metric_columns()) {
+        double value = m.read(row.metrics);
+        if (m.integral) {
+            metrics[std::string(m.name)] = static_cast<long long>(value);
+        } else if (std::isfinite(value)) {
+            metrics[std::string(m.name)] = value;
+        } else {
+            // JSON has no infinity or NaN: written as the strings "inf", "-inf", "nan".
+            metrics[std::string(m.name)] = format_double(value);
+        }
+    }
+    entry["metrics"] = metrics;
+    return entry;
 }
 
 }  // namespace
@@ -45,83 +95,58 @@ std::string format_metric_value(const MetricColumn& column, const Metrics& metri
 }
 
 void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
-                       const std::vector<ResultRow>& ranked) {
-    out << "rank,combination_id";
+                       const RankedRows& ranked) {
+    out << "rank,combination_id,valid";
     for (const ParameterSpec& p : spec.parameters) out << ',' << p.name;
     for (const MetricColumn& m : metric_columns()) out << ',' << m.name;
     out << '\n';
-    std::size_t rank = 1;
-    for (const ResultRow& row : ranked) {
-        std::vector<double> values = decode_values(spec, space, row.combination_id);
-        out << rank++ << ',' << row.combination_id;
+    std::vector<double> values(spec.parameters.size());
+    for (std::uint64_t r = 0; r < ranked.size() && out; ++r) {
+        const ResultRow row = ranked.at(r);
+        space.decode(row.combination_id, values);
+        out << r + 1 << ',' << row.combination_id << ',' << (metrics_are_finite(row.metrics) ? "true" : "false");
         for (std::size_t p = 0; p < values.size(); ++p) out << ',' << format_parameter_value(spec.parameters[p], values[p]);
         for (const MetricColumn& m : metric_columns()) out << ',' << format_metric_value(m, row.metrics);
         out << '\n';
-        if (!out) return;  // cancelled or failed: AtomicFile::finish says which
     }
 }
 
 void write_results_json(std::ostream& out, const RunSummary& summary, const StrategySpec& spec,
-                        const CombinationSpace& space, const std::vector<ResultRow>& ranked) {
-    nlohmann::ordered_json doc;
-    doc["strategy"] = summary.strategy;
-    doc["spec"] = summary.spec_origin;
-    doc["grid"] = summary.grid_origin;
-    doc["market"] = summary.market;
-    doc["backend"] = summary.backend;
-    doc["combinations"] = summary.combinations;
-    doc["cells"] = summary.cells;
-    doc["seconds"] = summary.seconds;
-    doc["cells_per_second"] = summary.seconds > 0 ? static_cast<double>(summary.cells) / summary.seconds : 0.0;
-    doc["rank_by"] = summary.rank_by;
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    std::size_t rank = 1;
-    for (const ResultRow& row : ranked) {
-        nlohmann::ordered_json entry;
-        entry["rank"] = rank++;
-        entry["combination_id"] = row.combination_id;
-        std::vector<double> values = decode_values(spec, space, row.combination_id);
-        nlohmann::ordered_json params;
-        for (std::size_t p = 0; p < values.size(); ++p) {
-            const ParameterSpec& parameter = spec.parameters[p];
-            if (parameter.type == ParameterType::Bool) {
-                params[parameter.name] = values[p] != 0.0;
-            } else if (parameter.type == ParameterType::Int) {
-                params[parameter.name] = static_cast<long long>(values[p]);
-            } else {
-                params[parameter.name] = values[p];
-            }
-        }
-        entry["parameters"] = params;
-        nlohmann::ordered_json metrics;
-        for (const MetricColumn& m : metric_columns()) {
-            double value = m.read(row.metrics);
-            if (m.integral) {
-                metrics[std::string(m.name)] = static_cast<long long>(value);
-            } else if (std::isfinite(value)) {
-                metrics[std::string(m.name)] = value;
-            } else {
-                // JSON has no infinity; a profit factor without losses is written as a string.
-                metrics[std::string(m.name)] = format_double(value);
-            }
-        }
-        entry["metrics"] = metrics;
-        rows.push_back(entry);
+                        const CombinationSpace& space, const RankedRows& ranked) {
+    nlohmann::ordered_json head;
+    head["strategy"] = summary.strategy;
+    head["spec"] = summary.spec_origin;
+    head["grid"] = summary.grid_origin;
+    head["market"] = summary.market;
+    head["backend"] = summary.backend;
+    head["combinations"] = summary.combinations;
+    head["invalid_rows"] = summary.invalid_rows;
+    head["cells"] = summary.cells;
+    head["seconds"] = summary.seconds;
+    head["cells_per_second"] = summary.seconds > 0 ? static_cast<double>(summary.cells) / summary.seconds : 0.0;
+    head["rank_by"] = summary.rank_by;
+    // Streamed: the rows may be millions (Note [Rows spooled to disk]).
+    out << "{\n";
+    for (const auto& [key, value] : head.items()) {
+        out << "  " << nlohmann::json(key).dump() << ": " << nested(value.dump(2), 2) << ",\n";
     }
-    doc["rows"] = rows;
-    out << doc.dump(2) << '\n';
+    out << "  \"rows\": [";
+    for (std::uint64_t r = 0; r < ranked.size() && out; ++r) {
+        out << (r == 0 ? "\n    " : ",\n    ") << nested(row_json(spec, space, ranked.at(r), r + 1).dump(2), 4);
+    }
+    out << (ranked.size() == 0 ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,
                                 const std::vector<ResultRow>& ranked, const MetricColumn& rank_metric,
                                 std::size_t max_rows) {
+    const std::size_t shown_rows = std::min(ranked.size(), max_rows);
+    bool any_invalid = false;
+    for (std::size_t r = 0; r < shown_rows; ++r) any_invalid = any_invalid || !metrics_are_finite(ranked[r].metrics);
+
     std::vector<std::string> header = {"rank", "id"};
-    std::vector<std::vector<double>> shown_values;
-    for (std::size_t r = 0; r < ranked.size() && r < max_rows; ++r) {
-        shown_values.push_back(decode_values(spec, space, ranked[r].combination_id));
-    }
-    std::vector<std::size_t> swept = swept_parameters(shown_values);
-    for (std::size_t p : swept) header.push_back(spec.parameters[p].name);
+    const std::vector<std::size_t> varied = varied_parameters(space);
+    for (std::size_t p : varied) header.push_back(spec.parameters[p].name);
     std::vector<const MetricColumn*> shown;
     shown.push_back(&rank_metric);
     for (std::string_view name : {"total_return", "sharpe", "max_drawdown", "n_trades", "win_rate", "profit_factor"}) {
@@ -129,24 +154,24 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
         if (column != &rank_metric) shown.push_back(column);
     }
     for (const MetricColumn* m : shown) header.push_back(std::string(m->name));
+    if (any_invalid) header.push_back("valid");
 
     std::vector<std::vector<std::string>> cells;
     cells.push_back(header);
-    for (std::size_t r = 0; r < ranked.size() && r < max_rows; ++r) {
+    for (std::size_t r = 0; r < shown_rows; ++r) {
         const ResultRow& row = ranked[r];
-        const std::vector<double>& values = shown_values[r];
+        const std::vector<double> values = decode_values(spec, space, row.combination_id);
         std::vector<std::string> line = {std::to_string(r + 1), std::to_string(row.combination_id)};
-        for (std::size_t p : swept) line.push_back(format_parameter_value(spec.parameters[p], values[p]));
-        for (const MetricColumn* m : shown) {
-            double value = m->read(row.metrics);
-            std::ostringstream text;
-            if (m->integral) {
-                text << static_cast<long long>(value);
-            } else {
-                text << std::setprecision(4) << value;
-            }
-            line.push_back(text.str());
+        for (std::size_t p : varied) {
+            const ParameterSpec& parameter = spec.parameters[p];
+            line.push_back(parameter.type == ParameterType::Double ? significant(values[p])
+                                                                   : format_parameter_value(parameter, values[p]));
         }
+        for (const MetricColumn* m : shown) {
+            const double value = m->read(row.metrics);
+            line.push_back(m->integral ? std::to_string(static_cast<long long>(value)) : significant(value));
+        }
+        if (any_invalid) line.push_back(metrics_are_finite(row.metrics) ? "yes" : "NO");
         cells.push_back(line);
     }
     std::vector<std::size_t> width(header.size(), 0);

@@ -7,6 +7,7 @@
 
 #include "host/engine/metric_columns.h"
 #include "host/engine/top_n.h"
+#include "host/report/ranked_rows.h"
 #include "host/spec/combination_space.h"
 #include "host/spec/strategy_spec.h"
 
@@ -21,18 +22,26 @@ struct RunSummary {
     std::string market;   // e.g. "synthetic seed 42: 4 symbols x 17520 bars" or the CSV path
     std::string backend;  // e.g. "cpu (2 threads)"
     std::uint64_t combinations = 0;
+    std::uint64_t invalid_rows = 0;  // Note [Rows with non-finite metrics]
     std::uint64_t cells = 0;  // bars x symbols x combinations
     double seconds = 0.0;
     std::string rank_by;
 };
 
-// Rows are written in the order given (best first); rank is 1-based.
+// Rows are written in rank order (best first); rank is 1-based. Every row
+// says whether its metrics are valid (Note [Rows with non-finite metrics]).
+// Both stop early when `out` goes bad (a cancel: Note [No half-written
+// outputs]).
 void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
-                       const std::vector<ResultRow>& ranked);
+                       const RankedRows& ranked);
 void write_results_json(std::ostream& out, const RunSummary& summary, const StrategySpec& spec,
-                        const CombinationSpace& space, const std::vector<ResultRow>& ranked);
+                        const CombinationSpace& space, const RankedRows& ranked);
 
-// The table printed after a sweep: rank, id, the swept parameters, key metrics.
+// Note [The ranked table]
+// The table printed after a sweep: rank, id, every parameter the grid varies
+// (whether or not it differs among the shown rows: equal values are a
+// finding, not noise) and key metrics, numbers at 6 significant digits; a
+// "valid" column appears when a shown row has non-finite metrics.
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,
                                 const std::vector<ResultRow>& ranked, const MetricColumn& rank_metric,
                                 std::size_t max_rows);

@@ -132,9 +132,10 @@ class CliTestCase(unittest.TestCase):
         return header, rows
 
     def parameter_columns(self, header):
-        self.assertEqual(header[:2], ["rank", "combination_id"])
+        # Note [Rows with non-finite metrics]: every row says whether it is valid.
+        self.assertEqual(header[:3], ["rank", "combination_id", "valid"])
         self.assertEqual(header[-len(METRICS):], METRICS, "CSV metric columns are not those of SPEC §7")
-        return header[2:-len(METRICS)]
+        return header[3:-len(METRICS)]
 
 
 # --------------------------------------------------------------------------- 1

@@ -30,6 +30,30 @@ struct BT_KERNEL Metrics {
     int max_consecutive_losses;
 };
 
+// Note [Rows with non-finite metrics]
+// Every metric of a sound run is a finite number but one: profit_factor is
+// +inf by definition when a combination won and never lost. Any other NaN or
+// infinity (an equity that overflowed, a ratio of infinities) means the
+// row's numbers are not results, so such a row is never ranked as if valid:
+// it sorts after every valid row whatever metric ranks (ties by combination
+// id, Note [Deterministic ranking]), reports mark it, and the run counts it.
+// The device top-N selection (Note [Rank keys]) calls this same function on
+// its own layout of the row, so it is a constexpr template of arithmetic
+// only: x - x is 0 exactly for a finite x and NaN otherwise.
+constexpr bool metric_is_finite(double x) { return x - x == 0.0; }
+
+template <class Row>
+constexpr bool metrics_are_finite(const Row& m) {
+    return metric_is_finite(m.final_equity) && metric_is_finite(m.total_return) && metric_is_finite(m.net_pnl) &&
+           metric_is_finite(m.gross_profit) && metric_is_finite(m.gross_loss) && metric_is_finite(m.fees_paid) &&
+           metric_is_finite(m.funding_paid) && metric_is_finite(m.win_rate) &&
+           (metric_is_finite(m.profit_factor) || m.profit_factor > 1.0e308) && metric_is_finite(m.max_drawdown) &&
+           metric_is_finite(m.sharpe) && metric_is_finite(m.sortino) && metric_is_finite(m.calmar) &&
+           metric_is_finite(m.exposure) && metric_is_finite(m.avg_trade_return);
+}
+// The list above names every real field: a new metric must join it.
+static_assert(sizeof(Metrics) == 15 * sizeof(double) + 4 * sizeof(int), "a metric was added: list it above");
+
 // Note [Annualizing without pow]
 // Compounded annualization needs pow(), which is not correctly rounded on
 // either side of the CPU/GPU parity line (SPEC §3). Returns are annualized

@@ -24,13 +24,16 @@
 //   - the IEEE bits made order-preserving (negative: all bits flipped;
 //     positive: sign bit set), then flipped again when higher is better.
 // The largest non-NaN key is 0xFFF0000000000000 (+inf, or -inf when higher
-// is better), so NaN stays strictly last. Equal keys fall back to the
+// is better), so NaN stays strictly last. A row with non-finite metrics
+// (Note [Rows with non-finite metrics]) gets the NaN key whatever its ranked
+// value, as ranks_before puts it after every valid row, and is counted. Equal keys fall back to the
 // combination id, then to the row's slot in the tile, which is unique: the
 // order is total even for padding and repeated ids.
 
 #include <cstring>  // the host pass of top_n_double_bits, nvcc's included
 
 #include "generated/btforge_layout.h"
+#include "reference/metrics/metrics.h"
 
 #ifdef __CUDACC__
 #define BTFORGE_TOP_N_HD __host__ __device__
@@ -56,6 +59,7 @@ struct TopNSelectLaunch {
     int metric_integral;            // 1: the field is an int, 0: a double
     int higher_is_better;
     unsigned keep;                  // min(N, kTopNTile), at least 1
+    unsigned long long* invalid_rows;  // += the chunk's rows with non-finite metrics (may be null)
 };
 
 struct TopNSelectShared {
@@ -89,6 +93,15 @@ BTFORGE_TOP_N_HD inline double top_n_read_metric(const Metrics& row, unsigned of
     return *reinterpret_cast<const double*>(field);
 }
 
+// The key of a whole row: Note [Rank keys], and kNanRankKey for a row with
+// non-finite metrics. A valid row never gets kNanRankKey, and an invalid
+// one always does, so the key alone tells which rows are invalid.
+BTFORGE_TOP_N_HD inline unsigned long long top_n_row_key(const Metrics& row, unsigned offset, bool integral,
+                                                         bool higher_is_better) {
+    if (!btforge::metrics_are_finite(row)) return kNanRankKey;
+    return top_n_rank_key(top_n_read_metric(row, offset, integral), higher_is_better);
+}
+
 // (key, id, slot) lexicographically: Note [Rank keys].
 BTFORGE_TOP_N_HD inline bool top_n_entry_before(unsigned long long key_a, unsigned long long id_a, unsigned slot_a,
                                                 unsigned long long key_b, unsigned long long id_b, unsigned slot_b) {
@@ -106,11 +119,13 @@ BTFORGE_TOP_N_HD inline unsigned long long top_n_tile_begin(unsigned block) {
 BTFORGE_TOP_N_HD inline void top_n_load(const TopNSelectLaunch& launch, TopNSelectShared& s, unsigned block,
                                         unsigned t) {
     const unsigned long long begin = top_n_tile_begin(block);
+    unsigned long long invalid = 0;
     for (unsigned e = t; e < kTopNTile; e += kTopNThreads) {
         const unsigned long long row = begin + e;
         if (row < launch.count) {
-            const double x = top_n_read_metric(launch.rows[row], launch.metric_offset, launch.metric_integral != 0);
-            s.key[e] = top_n_rank_key(x, launch.higher_is_better != 0);
+            s.key[e] = top_n_row_key(launch.rows[row], launch.metric_offset, launch.metric_integral != 0,
+                                     launch.higher_is_better != 0);
+            invalid += s.key[e] == kNanRankKey ? 1 : 0;
             s.id[e] = launch.ids[row];
             s.slot[e] = e;
         } else {
@@ -118,6 +133,13 @@ BTFORGE_TOP_N_HD inline void top_n_load(const TopNSelectLaunch& launch, TopNSele
             s.id[e] = ~0ull;
             s.slot[e] = kPaddingSlot;
         }
+    }
+    if (invalid != 0 && launch.invalid_rows != nullptr) {
+#ifdef __CUDA_ARCH__
+        atomicAdd(launch.invalid_rows, invalid);
+#else
+        *launch.invalid_rows += invalid;  // the host pass runs the threads one after the other
+#endif
     }
 }
 

@@ -17,15 +17,21 @@
 namespace btforge::cuda {
 namespace {
 
-// Values chosen to collide: few distinct numbers, both zeros, infinities and
-// NaNs, so ties (broken by id) and NaN placement decide most comparisons.
+// Values chosen to collide: few distinct numbers and both zeros, so ties
+// (broken by id) decide many comparisons.
 double tricky_double(std::mt19937_64& rng) {
     static const double kValues[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.25, 1e300, -1e-300,
-                                     std::numeric_limits<double>::infinity(),
+                                     std::numeric_limits<double>::denorm_min()};
+    return kValues[rng() % std::size(kValues)];
+}
+
+// Infinities and NaNs, which make a row invalid (Note [Rows with non-finite
+// metrics]) except profit_factor's +inf.
+double non_finite(std::mt19937_64& rng) {
+    static const double kValues[] = {std::numeric_limits<double>::infinity(),
                                      -std::numeric_limits<double>::infinity(),
                                      std::numeric_limits<double>::quiet_NaN(),
-                                     -std::numeric_limits<double>::quiet_NaN(),
-                                     std::numeric_limits<double>::denorm_min()};
+                                     -std::numeric_limits<double>::quiet_NaN()};
     return kValues[rng() % std::size(kValues)];
 }
 
@@ -49,6 +55,17 @@ device::Metrics random_row(std::mt19937_64& rng) {
     m.exposure = tricky_double(rng);
     m.avg_trade_return = tricky_double(rng);
     m.max_consecutive_losses = static_cast<int>(rng() % 4);
+    // A third of the rows get one non-finite field, any of them; a sixth a
+    // profit factor of +inf, which is valid.
+    double* doubles[] = {&m.final_equity, &m.total_return, &m.net_pnl, &m.gross_profit, &m.gross_loss,
+                         &m.fees_paid, &m.funding_paid, &m.win_rate, &m.profit_factor, &m.max_drawdown,
+                         &m.sharpe, &m.sortino, &m.calmar, &m.exposure, &m.avg_trade_return};
+    switch (rng() % 6) {
+        case 0:
+        case 1: *doubles[rng() % std::size(doubles)] = non_finite(rng); break;
+        case 2: m.profit_factor = std::numeric_limits<double>::infinity(); break;
+        default: break;
+    }
     return m;
 }
 
@@ -80,7 +97,13 @@ std::vector<ResultRow> device_path(const Chunk& chunk, const MetricColumn& colum
     launch.ids = chunk.ids.data();
     launch.out_ids = out_ids.data();
     launch.out_rows = out_rows.data();
+    unsigned long long invalid = 0;
+    launch.invalid_rows = &invalid;
     top_n_select_on_host(launch);
+    // The kernel counts every invalid row of the chunk, winners or not.
+    std::uint64_t expected_invalid = 0;
+    for (const device::Metrics& row : chunk.rows) expected_invalid += metrics_are_finite(to_host(row)) ? 0 : 1;
+    CHECK(invalid == expected_invalid);
     TopN top(column, top_n);
     offer_block_winners(out_ids.data(), out_rows.data(), launch.count, launch.keep, top);
     return top.sorted();
@@ -106,14 +129,58 @@ TEST_CASE("the rank key order is ranks_before's, for every metric") {
                 const ResultRow ra{a % 17, to_host(rows[a])};
                 const ResultRow rb{b % 17, to_host(rows[b])};
                 const auto key = [&](const device::Metrics& m) {
-                    return device::top_n_rank_key(device::top_n_read_metric(m, field.offset, field.integral),
-                                                  column.higher_is_better);
+                    return device::top_n_row_key(m, field.offset, field.integral, column.higher_is_better);
                 };
                 const bool device_before = device::top_n_entry_before(key(rows[a]), ra.combination_id, 0,
                                                                       key(rows[b]), rb.combination_id, 0);
                 CHECK(device_before == ranks_before(column, ra, rb));
             }
         }
+    }
+}
+
+TEST_CASE("a row gets the NaN key exactly when its metrics are not all finite") {
+    std::mt19937_64 rng(5);
+    int invalid = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const device::Metrics row = random_row(rng);
+        for (const MetricColumn& column : metric_columns()) {
+            const DeviceMetricField field = device_metric_field(column);
+            const bool nan_key =
+                device::top_n_row_key(row, field.offset, field.integral, column.higher_is_better) == device::kNanRankKey;
+            CHECK(nan_key == !metrics_are_finite(to_host(row)));
+        }
+        invalid += metrics_are_finite(to_host(row)) ? 0 : 1;
+    }
+    // The sample holds both kinds.
+    CHECK(invalid > 400);
+    CHECK(invalid < 1000);
+}
+
+TEST_CASE("metrics_are_finite: every field counts, profit_factor may be +inf") {
+    Metrics m{};
+    CHECK(metrics_are_finite(m));
+    m.profit_factor = std::numeric_limits<double>::infinity();
+    CHECK(metrics_are_finite(m));
+    m.profit_factor = -std::numeric_limits<double>::infinity();
+    CHECK_FALSE(metrics_are_finite(m));
+    m.profit_factor = std::numeric_limits<double>::quiet_NaN();
+    CHECK_FALSE(metrics_are_finite(m));
+    double Metrics::*fields[] = {&Metrics::final_equity, &Metrics::total_return, &Metrics::net_pnl,
+                                 &Metrics::gross_profit, &Metrics::gross_loss, &Metrics::fees_paid,
+                                 &Metrics::funding_paid, &Metrics::win_rate, &Metrics::max_drawdown,
+                                 &Metrics::sharpe, &Metrics::sortino, &Metrics::calmar, &Metrics::exposure,
+                                 &Metrics::avg_trade_return};
+    for (double Metrics::*field : fields) {
+        for (double bad : {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN()}) {
+            Metrics row{};
+            row.*field = bad;
+            CHECK_FALSE(metrics_are_finite(row));
+        }
+        Metrics row{};
+        row.*field = std::numeric_limits<double>::max();
+        CHECK(metrics_are_finite(row));
     }
 }
 

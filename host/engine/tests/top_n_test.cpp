@@ -30,6 +30,28 @@ TEST_CASE("ranking: better metric first, NaN last, ties by smaller id") {
     CHECK(ranks_before(drawdown, row(5, 0.0, 0.05), row(1, 0.0, 0.2)));  // lower is better
 }
 
+TEST_CASE("rows with non-finite metrics rank after every valid row, whatever the ranked metric") {
+    // Note [Rows with non-finite metrics]
+    const MetricColumn& sharpe = *find_metric_column("sharpe");
+    ResultRow broken = row(1, 9.0);
+    broken.metrics.final_equity = std::numeric_limits<double>::infinity();
+    CHECK(ranks_before(sharpe, row(7, -3.0), broken));
+    CHECK_FALSE(ranks_before(sharpe, broken, row(7, -3.0)));
+    ResultRow nan_calmar = row(0, 9.0);
+    nan_calmar.metrics.calmar = std::nan("");
+    CHECK(ranks_before(sharpe, row(7, -3.0), nan_calmar));
+    // Among invalid rows: by id, whatever their values.
+    CHECK(ranks_before(sharpe, nan_calmar, broken));
+    // profit_factor's +inf (won, never lost) is a valid value and ranks first by it.
+    const MetricColumn& profit_factor = *find_metric_column("profit_factor");
+    ResultRow flawless = row(9, 1.0);
+    flawless.metrics.profit_factor = std::numeric_limits<double>::infinity();
+    ResultRow good = row(2, 1.0);
+    good.metrics.profit_factor = 3.0;
+    CHECK(ranks_before(profit_factor, flawless, good));
+    CHECK(ranks_before(sharpe, flawless, broken));
+}
+
 TEST_CASE("top N merged from any split equals the top N of all rows") {
     const MetricColumn& sharpe = *find_metric_column("sharpe");
     std::vector<ResultRow> rows;

@@ -1,10 +1,12 @@
 #include "host/cli/market_options.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <sstream>
-#include <stdexcept>
 
 #include "host/data/csv_market_loader.h"
+#include "host/data/market_limits.h"
 #include "host/data/synthetic_market.h"
 
 namespace btforge {
@@ -19,10 +21,12 @@ po::options_description market_options(MarketChoice& c) {
         ("instruments", po::value(&c.instruments_file)->value_name("JSON"),
          "per-symbol qty_step, min_qty, price_tick")
         ("symbols", po::value(&c.symbols)->value_name("A,B,..."), "load only these symbols of --data")
+        ("timestamp-unit", po::value(&c.timestamp_unit)->default_value(c.timestamp_unit)->value_name("UNIT"),
+         "unit of --data's integer timestamps: s, ms, us, ns, or auto (from their magnitudes)")
         ("funding-rate", po::value(&c.funding_rate)->default_value(c.funding_rate),
-         "rate per funding time where the data has none")
+         "rate per funding time where the data has none (|rate| <= 1)")
         ("funding-interval-hours", po::value(&c.funding_interval_hours)->default_value(c.funding_interval_hours),
-         "funding times are multiples of this from the epoch")
+         "funding times are multiples of this from the epoch (1 minute to 366 days)")
         ("synthetic-seed", po::value(&c.synthetic_seed)->default_value(c.synthetic_seed), "seed of the synthetic market")
         ("synthetic-symbols", po::value(&c.synthetic_symbols)->default_value(c.synthetic_symbols),
          "symbols of the synthetic market")
@@ -35,45 +39,91 @@ po::options_description market_options(MarketChoice& c) {
 
 namespace {
 
+std::string text_of(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+// Note [Market value limits]; a whole number of milliseconds, which also
+// keeps the conversion to an integer exact.
 std::int64_t funding_interval_ms(double hours) {
-    double ms = hours * 3600.0 * 1000.0;
-    if (!(ms >= 1.0) || ms != std::floor(ms)) {
-        throw std::runtime_error("--funding-interval-hours must be a positive whole number of milliseconds");
+    const double ms = hours * 3600.0 * 1000.0;
+    if (!(ms >= static_cast<double>(kMinFundingIntervalMs) && ms <= static_cast<double>(kMaxFundingIntervalMs)) ||
+        ms != std::floor(ms)) {
+        throw po::error("--funding-interval-hours must be a whole number of milliseconds from 1 minute to 366 days "
+                        "(8784 hours), got " + text_of(hours));
     }
     return static_cast<std::int64_t>(ms);
+}
+
+std::string_view unit_words(EpochUnit unit) {
+    switch (unit) {
+        case EpochUnit::Seconds: return "seconds";
+        case EpochUnit::Milliseconds: return "milliseconds";
+        case EpochUnit::Microseconds: return "microseconds";
+        case EpochUnit::Nanoseconds: return "nanoseconds";
+    }
+    return "?";
 }
 
 }  // namespace
 
 LoadedMarket load_market(const MarketChoice& c) {
+    if (!funding_rate_in_range(c.funding_rate)) {
+        throw po::error("--funding-rate must be finite and within -1..1 (100% of the position's value per funding "
+                        "time), got " + text_of(c.funding_rate));
+    }
+    std::optional<EpochUnit> timestamp_unit;
+    if (c.timestamp_unit != "auto") {
+        timestamp_unit = parse_epoch_unit(c.timestamp_unit);
+        if (!timestamp_unit) {
+            throw po::error("--timestamp-unit must be auto, s, ms, us or ns, got '" + c.timestamp_unit + "'");
+        }
+    }
+    const std::int64_t interval_ms = funding_interval_ms(c.funding_interval_hours);
+
     LoadedMarket loaded;
     std::ostringstream description;
     if (!c.data_file.empty()) {
         MarketLoadOptions options;
         if (!c.instruments_file.empty()) options.instruments_file = c.instruments_file;
         options.default_funding_rate = c.funding_rate;
-        options.funding_interval_ms = funding_interval_ms(c.funding_interval_hours);
+        options.funding_interval_ms = interval_ms;
+        options.timestamp_unit = timestamp_unit;
         std::stringstream list(c.symbols);
         for (std::string symbol; std::getline(list, symbol, ',');) {
             if (!symbol.empty()) options.symbols.push_back(symbol);
         }
-        loaded.market = load_market_csv(c.data_file, options);
+        CsvMarketFacts facts;
+        loaded.market = load_market_csv(c.data_file, options, &facts);
         description << c.data_file;
+        if (facts.epoch_unit && facts.epoch_unit_detected) {
+            loaded.timestamp_note = c.data_file + ": integer timestamps read as epoch " +
+                                    std::string(unit_words(*facts.epoch_unit)) +
+                                    " (detected from their magnitudes; --timestamp-unit sets it)";
+            std::cerr << "btforge: " << loaded.timestamp_note << '\n';
+        }
     } else {
-        if (!c.instruments_file.empty() || !c.symbols.empty()) {
-            throw std::runtime_error("--instruments and --symbols apply to --data; the synthetic market has its own");
+        if (!c.instruments_file.empty() || !c.symbols.empty() || timestamp_unit) {
+            throw po::error("--instruments, --symbols and --timestamp-unit apply to --data; the synthetic market has "
+                            "its own");
         }
-        if (c.synthetic_bar_minutes < 1) throw std::runtime_error("--synthetic-bar-minutes must be >= 1");
+        if (c.synthetic_bar_minutes < 1) throw po::error("--synthetic-bar-minutes must be >= 1");
         if (c.synthetic_symbols < 1 || c.synthetic_symbols > kMaxSymbols) {
-            throw std::runtime_error("--synthetic-symbols must be in 1.." + std::to_string(kMaxSymbols));
+            throw po::error("--synthetic-symbols must be in 1.." + std::to_string(kMaxSymbols));
         }
-        if (c.synthetic_bars < 1) throw std::runtime_error("--synthetic-bars must be >= 1");
+        if (c.synthetic_bars < 1) throw po::error("--synthetic-bars must be >= 1");
         SyntheticMarketOptions options;
         options.seed = c.synthetic_seed;
         options.n_symbols = c.synthetic_symbols;
         options.n_bars = c.synthetic_bars;
         options.bar_ms = static_cast<std::int64_t>(c.synthetic_bar_minutes) * 60'000;
-        options.funding_interval_ms = funding_interval_ms(c.funding_interval_hours);
+        options.funding_interval_ms = interval_ms;
+        // Every timestamp fits years 0000..9999 (Note [Epoch units]), like those of a file.
+        if (options.bar_ms > (kMaxTimestampMs - options.start_ms) / std::max(options.n_bars - 1, 1)) {
+            throw po::error("--synthetic-bars x --synthetic-bar-minutes reach beyond the year 9999");
+        }
         loaded.market = make_synthetic_market(options);
         description << "synthetic (seed " << c.synthetic_seed << ", " << c.synthetic_bar_minutes << "-minute bars)";
     }

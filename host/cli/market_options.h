@@ -15,6 +15,7 @@ struct MarketChoice {
     std::string data_file;
     std::string instruments_file;
     std::string symbols;  // comma-separated filter
+    std::string timestamp_unit = "auto";  // of integer timestamps: auto|s|ms|us|ns
     double funding_rate = 0.0001;
     double funding_interval_hours = 8.0;
     unsigned long long synthetic_seed = 42;
@@ -28,9 +29,15 @@ boost::program_options::options_description market_options(MarketChoice& choice)
 struct LoadedMarket {
     Market market;
     std::string description;  // for reports: the file, or the synthetic recipe
+    // "integer timestamps read as epoch seconds (detected ...)" when the unit
+    // of --data's integer timestamps was detected; empty otherwise. For the
+    // run header; load_market also prints it to stderr.
+    std::string timestamp_note;
 };
 
-// Throws DataError / std::runtime_error with the file, line and rule.
+// Throws DataError with the file, line and rule for bad data, and
+// boost::program_options::error for option values outside their range
+// (Note [Market value limits]).
 LoadedMarket load_market(const MarketChoice& choice);
 
 }  // namespace btforge

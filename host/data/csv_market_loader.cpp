@@ -6,6 +6,7 @@
 #include <cmath>
 #include <exception>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string_view>
@@ -16,6 +17,7 @@
 
 #include "host/data/data_error.h"
 #include "host/data/instruments.h"
+#include "host/data/market_limits.h"
 #include "host/data/timestamp_parse.h"
 
 namespace btforge {
@@ -47,6 +49,15 @@ std::string in_quotes(std::string_view s) {
     if (s.size() > kMax) text += "...";
     return text + "\"";
 }
+
+// The shortest text that reads back as `value`, for limits in messages.
+std::string shortest(double value) {
+    char buf[32];
+    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, value);
+    return ec == std::errc() ? std::string(buf, ptr) : std::string("?");
+}
+
+constexpr const char* kUnitAdvice = "give the unit with --timestamp-unit s|ms|us|ns";
 
 std::string describe_ms(std::int64_t ms) {
     try {
@@ -94,6 +105,7 @@ public:
 
     void parse(const std::vector<char>& bytes);
     std::vector<SymbolBars> take_symbols();
+    CsvMarketFacts facts() const;
 
 private:
     struct Field {
@@ -110,7 +122,10 @@ private:
     void row() noexcept;
     void header();
     void data_row();
-    double number(std::size_t column, bool positive);
+    std::int64_t timestamp_ms();
+    EpochUnit integer_unit(std::int64_t value);
+    double number(std::size_t column);
+    double price(Column c);
     [[noreturn]] void fail(std::size_t field_index, const std::string& rule, const std::string& message) const;
 
     const Field& at(Column c) const { return fields_[column_of_[c]]; }
@@ -133,6 +148,14 @@ private:
     std::array<std::size_t, kColumnCount> column_of_{};
     bool has_funding_column_ = false;
     std::size_t data_rows_ = 0;
+
+    // Integer timestamps seen so far: Note [Epoch units].
+    bool saw_integer_ = false;
+    std::optional<EpochUnit> detected_unit_;
+    std::int64_t first_integer_ = 0;
+    std::size_t first_integer_line_ = 0;
+    std::int64_t min_integer_ = 0;
+    std::int64_t max_integer_ = 0;
 
     std::vector<SymbolState> symbols_;  // in order of first appearance
     std::unordered_map<std::string, std::size_t> symbol_index_;
@@ -203,7 +226,7 @@ void LongCsvReader::header() {
     have_header_ = true;
 }
 
-double LongCsvReader::number(std::size_t column, bool positive) {
+double LongCsvReader::number(std::size_t column) {
     const Field& f = fields_[column];
     std::string_view text = trim(f.text);
     const std::string name(kColumnNames[static_cast<std::size_t>(
@@ -219,10 +242,80 @@ double LongCsvReader::number(std::size_t column, bool positive) {
         fail(column, "not-a-number", name + " " + in_quotes(f.text) + " is not a number");
     }
     if (!std::isfinite(value)) fail(column, "not-a-number", name + " " + in_quotes(f.text) + " is not finite");
-    if (positive && !(value > 0.0)) {
-        fail(column, "non-positive-price", name + " " + in_quotes(f.text) + " must be positive");
-    }
     return value;
+}
+
+double LongCsvReader::price(Column c) {
+    const double value = number(column_of_[c]);
+    if (price_in_range(value)) return value;
+    const std::string what = std::string(kColumnNames[c]) + " " + in_quotes(at(c).text);
+    if (!(value > 0.0)) fail(column_of_[c], "non-positive-price", what + " must be positive");
+    fail(column_of_[c], "price-out-of-range",
+         what + " is outside " + shortest(kMinPrice) + ".." + shortest(kMaxPrice) + ", the prices a market may hold");
+}
+
+// The unit of an integer timestamp of this row: given, or detected and the
+// same for the whole file (Note [Epoch units]).
+EpochUnit LongCsvReader::integer_unit(std::int64_t value) {
+    if (!saw_integer_) {
+        saw_integer_ = true;
+        min_integer_ = max_integer_ = value;
+    }
+    min_integer_ = std::min(min_integer_, value);
+    max_integer_ = std::max(max_integer_, value);
+    if (options_.timestamp_unit) return *options_.timestamp_unit;
+
+    const std::size_t col = column_of_[kTimestamp];
+    const std::optional<EpochUnit> unit = plausible_epoch_unit(value);
+    if (unit && unit == detected_unit_) return *unit;
+    const std::string window = describe_plausible_window();  // only for the messages
+    if (!detected_unit_) {
+        if (!unit) {
+            fail(col, "ambiguous-timestamp-unit",
+                 "cannot tell the unit of epoch timestamp " + std::to_string(value) + ": it is a date in " + window +
+                     " in none of s, ms, us, ns; " + kUnitAdvice);
+        }
+        detected_unit_ = unit;
+        first_integer_ = value;
+        first_integer_line_ = at(kTimestamp).line;
+        return *unit;
+    }
+    fail(col, "ambiguous-timestamp-unit",
+         "cannot tell the unit of the epoch timestamps: " + std::to_string(value) + " is a date in " + window +
+             (unit ? " only in " + std::string(epoch_unit_name(*unit)) : std::string(" in no unit")) +
+             ", but the first one, " + std::to_string(first_integer_) + " on line " +
+             std::to_string(first_integer_line_) + ", only in " + std::string(epoch_unit_name(*detected_unit_)) +
+             "; the integer timestamps so far range from " + std::to_string(min_integer_) + " to " +
+             std::to_string(max_integer_) + "; " + kUnitAdvice);
+}
+
+std::int64_t LongCsvReader::timestamp_ms() {
+    const std::size_t col = column_of_[kTimestamp];
+    const std::string& text = at(kTimestamp).text;
+    const auto parsed = parse_timestamp(trim(text));
+    if (!parsed) {
+        fail(col, "bad-timestamp",
+             in_quotes(text) +
+                 " is neither an integer epoch time (s, ms, us or ns) nor ISO-8601 UTC "
+                 "(YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|+HH:MM])");
+    }
+    if (!parsed->is_integer) {
+        if (!timestamp_in_range(parsed->value)) {
+            fail(col, "timestamp-out-of-range", in_quotes(text) + " is outside years 0000..9999 in UTC");
+        }
+        return parsed->value;
+    }
+    const EpochUnit unit = integer_unit(parsed->value);
+    const EpochMs converted = epoch_to_ms(parsed->value, unit);
+    if (converted.result == EpochConversion::Exact) return converted.ms;
+    const std::string what = "epoch timestamp " + in_quotes(text) + " in " + std::string(epoch_unit_name(unit)) +
+                             (options_.timestamp_unit ? "" : " (detected)");
+    if (converted.result == EpochConversion::SubMillisecond) {
+        fail(col, "sub-millisecond-timestamp",
+             what + " is not a whole number of milliseconds; bars are timed to the millisecond and rounding could "
+                    "merge two of them");
+    }
+    fail(col, "timestamp-out-of-range", what + " is outside years 0000..9999");
 }
 
 void LongCsvReader::data_row() {
@@ -234,12 +327,7 @@ void LongCsvReader::data_row() {
     ++data_rows_;
 
     const std::size_t ts_col = column_of_[kTimestamp];
-    const auto timestamp = parse_timestamp_ms(trim(at(kTimestamp).text));
-    if (!timestamp) {
-        fail(ts_col, "bad-timestamp",
-             in_quotes(at(kTimestamp).text) +
-                 " is neither epoch milliseconds nor ISO-8601 UTC (YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|+HH:MM])");
-    }
+    const std::int64_t timestamp = timestamp_ms();
 
     const std::size_t sym_col = column_of_[kSymbol];
     const std::string& symbol = at(kSymbol).text;
@@ -281,27 +369,40 @@ void LongCsvReader::data_row() {
     SymbolState& state = symbols_[last_symbol_];
 
     if (state.last_line != 0) {
-        if (*timestamp == state.last_timestamp_ms) {
+        if (timestamp == state.last_timestamp_ms) {
             fail(ts_col, "duplicate-timestamp",
-                 state.name + " has a second bar at " + describe_ms(*timestamp) + " (the first is on line " +
+                 state.name + " has a second bar at " + describe_ms(timestamp) + " (the first is on line " +
                      std::to_string(state.last_line) + ")");
         }
-        if (*timestamp < state.last_timestamp_ms) {
+        if (timestamp < state.last_timestamp_ms) {
             fail(ts_col, "unsorted-timestamps",
-                 state.name + " at " + describe_ms(*timestamp) + " comes after its bar at " +
+                 state.name + " at " + describe_ms(timestamp) + " comes after its bar at " +
                      describe_ms(state.last_timestamp_ms) + " (line " + std::to_string(state.last_line) +
                      "); bars of a symbol must be in increasing time");
+        }
+        const std::int64_t events =
+            funding_times_between(state.last_timestamp_ms, timestamp, options_.funding_interval_ms);
+        if (events > std::numeric_limits<std::int32_t>::max()) {
+            fail(ts_col, "too-many-funding-times",
+                 state.name + " at " + describe_ms(timestamp) + " settles " + std::to_string(events) +
+                     " funding times since its bar on line " + std::to_string(state.last_line) + "; one bar holds at most " +
+                     std::to_string(std::numeric_limits<std::int32_t>::max()));
         }
     }
 
     Bar bar{};
-    bar.timestamp_ms = *timestamp;
-    bar.open = number(column_of_[kOpen], true);
-    bar.high = number(column_of_[kHigh], true);
-    bar.low = number(column_of_[kLow], true);
-    bar.close = number(column_of_[kClose], true);
-    bar.volume = number(column_of_[kVolume], false);
+    bar.timestamp_ms = timestamp;
+    bar.open = price(kOpen);
+    bar.high = price(kHigh);
+    bar.low = price(kLow);
+    bar.close = price(kClose);
+    bar.volume = number(column_of_[kVolume]);
     if (bar.volume < 0.0) fail(column_of_[kVolume], "negative-volume", "volume " + in_quotes(at(kVolume).text) + " is negative");
+    if (!volume_in_range(bar.volume)) {
+        fail(column_of_[kVolume], "volume-out-of-range",
+             "volume " + in_quotes(at(kVolume).text) + " is above " + shortest(kMaxVolume) +
+                 ", the largest a market may hold");
+    }
     if (bar.high < bar.low) {
         fail(column_of_[kHigh], "high-below-low",
              "high " + in_quotes(at(kHigh).text) + " is below low " + in_quotes(at(kLow).text));
@@ -318,10 +419,16 @@ void LongCsvReader::data_row() {
     }
     bar.funding_rate = options_.default_funding_rate;
     if (has_funding_column_ && !trim(at(kFundingRate).text).empty()) {
-        bar.funding_rate = number(column_of_[kFundingRate], false);
+        bar.funding_rate = number(column_of_[kFundingRate]);
+        if (!funding_rate_in_range(bar.funding_rate)) {
+            fail(column_of_[kFundingRate], "funding-rate-out-of-range",
+                 "funding_rate " + in_quotes(at(kFundingRate).text) + " is outside -" +
+                     shortest(kMaxAbsFundingRate) + ".." + shortest(kMaxAbsFundingRate) +
+                     " (a rate per funding time of at most 100% of the position's value)");
+        }
     }
 
-    state.last_timestamp_ms = *timestamp;
+    state.last_timestamp_ms = timestamp;
     state.last_line = row_line_;
     if (state.selected) state.bars.push_back(bar);
 }
@@ -375,6 +482,15 @@ void LongCsvReader::parse(const std::vector<char>& bytes) {
     }
 }
 
+CsvMarketFacts LongCsvReader::facts() const {
+    CsvMarketFacts facts;
+    if (saw_integer_) {
+        facts.epoch_unit = options_.timestamp_unit ? options_.timestamp_unit : detected_unit_;
+        facts.epoch_unit_detected = !options_.timestamp_unit;
+    }
+    return facts;
+}
+
 std::vector<SymbolBars> LongCsvReader::take_symbols() {
     std::vector<SymbolBars> out;
     for (SymbolState& s : symbols_) {
@@ -390,11 +506,17 @@ std::vector<SymbolBars> LongCsvReader::take_symbols() {
 
 }  // namespace
 
-Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options) {
-    if (!std::isfinite(options.default_funding_rate)) {
-        throw std::invalid_argument("the default funding rate must be finite");
+Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options, CsvMarketFacts* facts) {
+    if (!funding_rate_in_range(options.default_funding_rate)) {
+        throw std::invalid_argument("the default funding rate must be within -" + shortest(kMaxAbsFundingRate) +
+                                    ".." + shortest(kMaxAbsFundingRate) + ", got " +
+                                    shortest(options.default_funding_rate));
     }
-    if (options.funding_interval_ms <= 0) throw std::invalid_argument("the funding interval must be positive");
+    if (!funding_interval_in_range(options.funding_interval_ms)) {
+        throw std::invalid_argument("the funding interval must be " + std::to_string(kMinFundingIntervalMs) + " to " +
+                                    std::to_string(kMaxFundingIntervalMs) + " ms, got " +
+                                    std::to_string(options.funding_interval_ms));
+    }
 
     std::optional<InstrumentTable> instruments;
     if (options.instruments_file) instruments = load_instruments(*options.instruments_file);
@@ -402,6 +524,7 @@ Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions
     const std::vector<char> bytes = read_file(csv);
     LongCsvReader reader(csv.string(), options, instruments ? &*instruments : nullptr);
     reader.parse(bytes);
+    if (facts != nullptr) *facts = reader.facts();
     try {
         return build_market(reader.take_symbols(), options.funding_interval_ms);
     } catch (const std::invalid_argument& e) {

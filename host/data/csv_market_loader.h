@@ -8,6 +8,7 @@
 
 #include "host/data/market.h"
 #include "host/data/market_builder.h"
+#include "host/data/timestamp_parse.h"
 
 namespace btforge {
 
@@ -17,9 +18,19 @@ struct MarketLoadOptions {
     // Rate per funding time for bars without a funding_rate value.
     double default_funding_rate = 0.0001;
     std::int64_t funding_interval_ms = kDefaultFundingIntervalMs;
+    // Unit of integer timestamps; nullopt detects it (Note [Epoch units]).
+    std::optional<EpochUnit> timestamp_unit;
     // Symbols to load; empty loads all. A requested symbol absent from the
     // file is an unknown-symbol error.
     std::vector<std::string> symbols;
+};
+
+// What the loader found out about a file besides its bars.
+struct CsvMarketFacts {
+    // The unit its integer timestamps were read in; nullopt when it has none.
+    std::optional<EpochUnit> epoch_unit;
+    // True when that unit was detected rather than given.
+    bool epoch_unit_detected = false;
 };
 
 // Note [Long CSV contract]
@@ -27,7 +38,8 @@ struct MarketLoadOptions {
 // by header name (any order, case-insensitive, surrounding spaces ignored;
 // other columns ignored). Parsed with libcsv in strict mode: RFC 4180
 // quoting, LF, CRLF or CR line ends, a UTF-8 BOM, blank lines. Timestamps as
-// in Note [Timestamp forms]. Per symbol, timestamps strictly increase; rows of
+// in Note [Timestamp forms] and Note [Epoch units]; numbers within
+// Note [Market value limits]. Per symbol, timestamps strictly increase; rows of
 // different symbols may interleave. An empty funding_rate field means the
 // default rate. Symbols keep their order of first appearance in the file.
 // The whole file is validated before the Market is built, so an error never
@@ -35,11 +47,16 @@ struct MarketLoadOptions {
 // column (field number) and rule:
 //   cannot-read, empty-file, missing-column, duplicate-column,
 //   wrong-field-count, bad-quoting, unterminated-quote, bad-timestamp,
-//   bad-symbol, not-a-number, non-positive-price, negative-volume,
-//   high-below-low, high-below-open-close, low-above-open-close,
-//   unsorted-timestamps, duplicate-timestamp, unknown-symbol,
-//   too-many-symbols, too-large.
-// Errors of the instruments file come from load_instruments.
-Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options = {});
+//   ambiguous-timestamp-unit, sub-millisecond-timestamp,
+//   timestamp-out-of-range, bad-symbol, not-a-number, non-positive-price,
+//   price-out-of-range, negative-volume, volume-out-of-range,
+//   funding-rate-out-of-range, high-below-low, high-below-open-close,
+//   low-above-open-close, unsorted-timestamps, duplicate-timestamp,
+//   too-many-funding-times, unknown-symbol, too-many-symbols, too-large.
+// Errors of the instruments file come from load_instruments. Options outside
+// Note [Market value limits] throw std::invalid_argument. `facts`, when
+// given, receives what CsvMarketFacts describes.
+Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options = {},
+                       CsvMarketFacts* facts = nullptr);
 
 }  // namespace btforge

@@ -12,6 +12,17 @@ namespace {
 
 constexpr std::int64_t kMsPerDay = 86'400'000;
 
+// Counts of a unit per second, in the order of EpochUnit.
+constexpr std::int64_t per_second(EpochUnit unit) {
+    switch (unit) {
+        case EpochUnit::Seconds: return 1;
+        case EpochUnit::Milliseconds: return 1'000;
+        case EpochUnit::Microseconds: return 1'000'000;
+        case EpochUnit::Nanoseconds: return 1'000'000'000;
+    }
+    return 1;
+}
+
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Reads exactly `n` digits at `pos`, advancing it.
@@ -43,7 +54,7 @@ int days_in_month(int year, int month) {
     return month == 2 && is_leap(year) ? 29 : kDays[static_cast<std::size_t>(month - 1)];
 }
 
-std::optional<std::int64_t> parse_epoch_ms(std::string_view s) {
+std::optional<std::int64_t> parse_epoch_integer(std::string_view s) {
     std::int64_t value = 0;
     const char* first = s.data();
     const char* last = s.data() + s.size();
@@ -116,17 +127,79 @@ std::int64_t days_from_civil(std::int64_t year, unsigned month, unsigned day) {
     return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-std::optional<std::int64_t> parse_timestamp_ms(std::string_view text) {
+std::string_view epoch_unit_name(EpochUnit unit) {
+    switch (unit) {
+        case EpochUnit::Seconds: return "s";
+        case EpochUnit::Milliseconds: return "ms";
+        case EpochUnit::Microseconds: return "us";
+        case EpochUnit::Nanoseconds: return "ns";
+    }
+    return "?";
+}
+
+std::optional<EpochUnit> parse_epoch_unit(std::string_view name) {
+    for (const EpochUnit unit : kEpochUnits) {
+        if (name == epoch_unit_name(unit)) return unit;
+    }
+    return std::nullopt;
+}
+
+std::string describe_plausible_window() {
+    return format_timestamp_iso(kPlausibleFromMs).substr(0, 10) + ".." +
+           format_timestamp_iso(kPlausibleUntilMs - 1).substr(0, 10);
+}
+
+std::optional<EpochUnit> plausible_epoch_unit(std::int64_t value) {
+    for (const EpochUnit unit : kEpochUnits) {
+        // The window's ends are whole seconds, so these products are exact;
+        // the largest, 2100 in ns, is 4.1e18 < 2^63.
+        const std::int64_t from = kPlausibleFromMs / 1000 * per_second(unit);
+        const std::int64_t until = kPlausibleUntilMs / 1000 * per_second(unit);
+        if (value >= from && value < until) return unit;
+    }
+    return std::nullopt;
+}
+
+bool timestamp_in_range(std::int64_t epoch_ms) { return epoch_ms >= kMinTimestampMs && epoch_ms <= kMaxTimestampMs; }
+
+EpochMs epoch_to_ms(std::int64_t value, EpochUnit unit) {
+    std::int64_t ms = value;
+    if (unit == EpochUnit::Seconds) {
+        // Checked before multiplying: value * 1000 may not fit an int64.
+        if (value < kMinTimestampMs / 1000 || value > kMaxTimestampMs / 1000) {
+            return {EpochConversion::OutOfRange, 0};
+        }
+        ms = value * 1000;
+    } else if (unit != EpochUnit::Milliseconds) {
+        const std::int64_t per_ms = per_second(unit) / 1000;
+        if (value % per_ms != 0) return {EpochConversion::SubMillisecond, 0};
+        ms = value / per_ms;
+    }
+    if (!timestamp_in_range(ms)) return {EpochConversion::OutOfRange, 0};
+    return {EpochConversion::Exact, ms};
+}
+
+std::optional<TimestampText> parse_timestamp(std::string_view text) {
     if (text.empty()) return std::nullopt;
     // `YYYY-` can never start an integer, so the fifth character decides.
-    if (text.size() >= 5 && text[4] == '-') return parse_iso(text);
-    return parse_epoch_ms(text);
+    if (text.size() >= 5 && text[4] == '-') {
+        const auto ms = parse_iso(text);
+        if (!ms) return std::nullopt;
+        return TimestampText{*ms, false};
+    }
+    const auto value = parse_epoch_integer(text);
+    if (!value) return std::nullopt;
+    return TimestampText{*value, true};
+}
+
+std::optional<std::int64_t> parse_timestamp_ms(std::string_view text) {
+    const auto parsed = parse_timestamp(text);
+    if (!parsed) return std::nullopt;
+    return parsed->value;
 }
 
 std::string format_timestamp_iso(std::int64_t epoch_ms) {
-    static constexpr std::int64_t kMin = -62'167'219'200'000;  // 0000-01-01T00:00:00Z
-    static constexpr std::int64_t kMax = 253'402'300'799'999;  // 9999-12-31T23:59:59.999Z
-    if (epoch_ms < kMin || epoch_ms > kMax) {
+    if (!timestamp_in_range(epoch_ms)) {
         throw std::out_of_range("timestamp " + std::to_string(epoch_ms) + " ms is outside years 0000..9999");
     }
     std::int64_t days = epoch_ms / kMsPerDay;

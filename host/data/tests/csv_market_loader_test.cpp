@@ -1,10 +1,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "host/data/csv_market_loader.h"
 #include "host/data/data_error.h"
+#include "host/data/market_limits.h"
 #include "host/data/tests/temp_dir.h"
 
 using btforge::DataError;
@@ -17,10 +21,18 @@ namespace {
 
 const std::string kHeader = "timestamp,symbol,open,high,low,close,volume\n";
 
+// Most tables here use small epoch milliseconds (1000, 2000, ...): dates in
+// 1970, whose unit detection refuses (Note [Epoch units]), so they name it.
+MarketLoadOptions epoch_ms() {
+    MarketLoadOptions options;
+    options.timestamp_unit = btforge::EpochUnit::Milliseconds;
+    return options;
+}
+
 // Loads `content` expecting a DataError; checks rule, line and column, and
 // that the loader left nothing behind next to the input.
 DataError expect_error(const std::string& content, const std::string& rule, std::size_t line, std::size_t column,
-                       MarketLoadOptions options = {}) {
+                       MarketLoadOptions options = epoch_ms()) {
     TempDir dir;
     const auto csv = dir.write("m.csv", content);
     const std::size_t entries = dir.entry_count();
@@ -40,7 +52,7 @@ DataError expect_error(const std::string& content, const std::string& rule, std:
     return DataError("", 0, 0, "", "");
 }
 
-Market load_text(const std::string& content, MarketLoadOptions options = {}) {
+Market load_text(const std::string& content, MarketLoadOptions options = epoch_ms()) {
     TempDir dir;
     return load_market_csv(dir.write("m.csv", content), options);
 }
@@ -112,13 +124,13 @@ TEST_CASE("bad input: missing and duplicate columns") {
 
 TEST_CASE("bad input: unknown symbols") {
     TempDir dir;
-    MarketLoadOptions options;
+    MarketLoadOptions options = epoch_ms();
     options.instruments_file = dir.write("instruments.json", R"({"BTC": {"qty_step": 0.001}})");
     const auto e =
         expect_error(kHeader + "1000,BTC,10,11,9,10,1\n1000,ETH,1,1,1,1,1\n", "unknown-symbol", 3, 2, options);
     CHECK(e.message().find("ETH") != std::string::npos);
 
-    MarketLoadOptions wanted;
+    MarketLoadOptions wanted = epoch_ms();
     wanted.symbols = {"BTC", "SOL"};
     const auto e2 = expect_error(kHeader + "1000,BTC,10,11,9,10,1\n1000,ETH,1,1,1,1,1\n", "unknown-symbol", 0, 0, wanted);
     CHECK(e2.message().find("SOL") != std::string::npos);
@@ -145,7 +157,7 @@ TEST_CASE("bad input: more symbols than the kernels hold") {
     for (int s = 0; s <= btforge::kMaxSymbols; ++s) csv += "1000,S" + std::to_string(s) + ",1,1,1,1,1\n";
     expect_error(csv, "too-many-symbols", static_cast<std::size_t>(btforge::kMaxSymbols) + 2, 2);
     // Selecting fewer makes the same file loadable.
-    MarketLoadOptions options;
+    MarketLoadOptions options = epoch_ms();
     options.symbols = {"S3", "S1"};
     const Market m = load_text(csv, options);
     CHECK(m.symbols == std::vector<std::string>{"S1", "S3"});
@@ -234,7 +246,7 @@ TEST_CASE("valid: symbols in order of first appearance, interleaved rows, select
     CHECK(all.symbols == std::vector<std::string>{"ETH", "BTC", "SOL"});
     CHECK(all.timestamp_ms == std::vector<std::int64_t>{1000, 2000, 3000});
 
-    MarketLoadOptions options;
+    MarketLoadOptions options = epoch_ms();
     options.symbols = {"SOL", "BTC"};
     const Market some = load_text(csv, options);
     CHECK(some.symbols == std::vector<std::string>{"BTC", "SOL"});
@@ -242,7 +254,7 @@ TEST_CASE("valid: symbols in order of first appearance, interleaved rows, select
 }
 
 TEST_CASE("valid: funding_rate column, empty cells take the default") {
-    MarketLoadOptions options;
+    MarketLoadOptions options = epoch_ms();
     options.default_funding_rate = 0.0003;
     const Market m = load_text("timestamp,symbol,open,high,low,close,volume,funding_rate\n"
                                "0,A,1,1,1,1,1,-0.0002\n"
@@ -255,7 +267,7 @@ TEST_CASE("valid: funding_rate column, empty cells take the default") {
 
 TEST_CASE("valid: instruments file applies per symbol, defaults elsewhere") {
     TempDir dir;
-    MarketLoadOptions options;
+    MarketLoadOptions options = epoch_ms();
     options.instruments_file =
         dir.write("instruments.json", R"({"BTC": {"qty_step": 0.001, "min_qty": 0.002, "price_tick": 0.1}, "ETH": {}})");
     const Market m =
@@ -266,7 +278,7 @@ TEST_CASE("valid: instruments file applies per symbol, defaults elsewhere") {
 }
 
 TEST_CASE("alignment: two symbols with a missing bar, and a late symbol") {
-    MarketLoadOptions options;
+    MarketLoadOptions options = epoch_ms();
     options.funding_interval_ms = 3'600'000;
     const std::string csv = kHeader +
                             "0,A,1,1,1,1,5\n"
@@ -295,4 +307,254 @@ TEST_CASE("alignment: two symbols with a missing bar, and a late symbol") {
     CHECK(m.tradable[m.index(c, 0)] == 0);
     CHECK(m.funding_events[m.index(c, 1)] == 0);  // a symbol's first bar settles nothing
     CHECK(m.funding_events[m.index(c, 2)] == 1);
+}
+
+// --- Note [Epoch units] -----------------------------------------------------
+
+namespace {
+
+using btforge::CsvMarketFacts;
+using btforge::EpochUnit;
+
+constexpr std::int64_t k2024 = 1'704'067'200'000;  // 2024-01-01T00:00:00Z in ms
+
+// Three hourly bars of BTC and two of ETH from 2024-01-01, timestamps written
+// as `scale` units per millisecond (0 for seconds).
+std::string hourly_file(const std::string& suffix) {
+    std::string csv = kHeader;
+    for (int h = 0; h < 3; ++h) {
+        const std::string t = std::to_string(k2024 / 1000 + h * 3600) + suffix;
+        csv += t + ",BTC,10,11,9,10,1\n";
+        if (h < 2) csv += t + ",ETH,2,2,2,2,1\n";
+    }
+    return csv;
+}
+
+Market load_with_facts(const std::string& content, MarketLoadOptions options, CsvMarketFacts& facts) {
+    TempDir dir;
+    return load_market_csv(dir.write("m.csv", content), options, &facts);
+}
+
+}  // namespace
+
+TEST_CASE("epoch units: s, ms, us and ns files are detected from their magnitudes") {
+    const std::vector<std::int64_t> expected{k2024, k2024 + 3'600'000, k2024 + 7'200'000};
+    const struct {
+        const char* suffix;  // digits appended to epoch seconds
+        EpochUnit unit;
+    } cases[] = {
+        {"", EpochUnit::Seconds},
+        {"000", EpochUnit::Milliseconds},
+        {"000000", EpochUnit::Microseconds},
+        {"000000000", EpochUnit::Nanoseconds},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.suffix);
+        CsvMarketFacts facts;
+        const Market m = load_with_facts(hourly_file(c.suffix), MarketLoadOptions{}, facts);
+        CHECK(m.timestamp_ms == expected);
+        CHECK(m.funding_events[m.index(0, 2)] == 0);  // 01:00 -> 02:00 settles no 8h funding
+        REQUIRE(facts.epoch_unit.has_value());
+        CHECK(*facts.epoch_unit == c.unit);
+        CHECK(facts.epoch_unit_detected);
+    }
+}
+
+TEST_CASE("epoch units: the window's edges (1971-01-01 included, 2100-01-01 excluded)") {
+    CHECK(load_text(kHeader + "31536000,A,1,1,1,1,1\n", {}).timestamp_ms[0] == 31'536'000'000);
+    CHECK(load_text(kHeader + "4102444799,A,1,1,1,1,1\n", {}).timestamp_ms[0] == 4'102'444'799'000);
+    CHECK(load_text(kHeader + "4102444799000000000,A,1,1,1,1,1\n", {}).timestamp_ms[0] == 4'102'444'799'000);
+    expect_error(kHeader + "31535999,A,1,1,1,1,1\n", "ambiguous-timestamp-unit", 2, 1, {});
+    expect_error(kHeader + "4102444800,A,1,1,1,1,1\n", "ambiguous-timestamp-unit", 2, 1, {});
+    expect_error(kHeader + "4102444800000000000,A,1,1,1,1,1\n", "ambiguous-timestamp-unit", 2, 1, {});
+}
+
+TEST_CASE("epoch units: implausible or mixed integers are refused, naming --timestamp-unit") {
+    const struct {
+        std::string csv;
+        std::size_t line;
+        const char* says;  // part of the message
+    } cases[] = {
+        // 1970 in every unit: the style of the tables above.
+        {kHeader + "1000,A,1,1,1,1,1\n2000,A,1,1,1,1,1\n", 2, "epoch timestamp 1000"},
+        // 1e10: year 2286 as s, 1970-04-26 as ms; between two windows.
+        {kHeader + "10000000000,A,1,1,1,1,1\n", 2, "none of s, ms, us, ns"},
+        // Seconds, then milliseconds of a later hour.
+        {kHeader + "1704067200,A,1,1,1,1,1\n1704070800000,A,1,1,1,1,1\n", 3,
+         "range from 1704067200 to 1704070800000"},
+        // Units mixed across symbols too.
+        {kHeader + "1704067200000,A,1,1,1,1,1\n1704067200,B,1,1,1,1,1\n", 3, "only in s"},
+        // A later integer that fits no unit (a typo) after a seconds file began.
+        {kHeader + "1704067200,A,1,1,1,1,1\n5,A,1,1,1,1,1\n", 3, "in no unit"},
+        // ISO rows take no part: the integer alone is judged.
+        {kHeader + "2024-01-01,A,1,1,1,1,1\n1000,A,1,1,1,1,1\n", 3, "epoch timestamp 1000"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.csv);
+        const DataError e = expect_error(c.csv, "ambiguous-timestamp-unit", c.line, 1, {});
+        CHECK(e.message().find("--timestamp-unit") != std::string::npos);
+        CHECK(e.message().find(c.says) != std::string::npos);
+        CHECK(e.message().find("1971-01-01..2099-12-31") != std::string::npos);
+    }
+}
+
+TEST_CASE("epoch units: a given unit is honoured and skips the window") {
+    const struct {
+        EpochUnit unit;
+        const char* value;
+        std::int64_t ms;
+    } cases[] = {
+        {EpochUnit::Seconds, "1000", 1'000'000},
+        {EpochUnit::Milliseconds, "1000", 1000},
+        {EpochUnit::Microseconds, "1000", 1},
+        {EpochUnit::Nanoseconds, "-2000000", -2},
+        {EpochUnit::Milliseconds, "1704067200", 1'704'067'200},  // auto would read seconds
+        {EpochUnit::Seconds, "253402300799", 253'402'300'799'000},  // 9999-12-31T23:59:59Z
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.value);
+        MarketLoadOptions options;
+        options.timestamp_unit = c.unit;
+        CsvMarketFacts facts;
+        const Market m = load_with_facts(kHeader + c.value + ",A,1,1,1,1,1\n", options, facts);
+        CHECK(m.timestamp_ms[0] == c.ms);
+        CHECK(facts.epoch_unit == c.unit);
+        CHECK_FALSE(facts.epoch_unit_detected);
+    }
+}
+
+TEST_CASE("epoch units: ISO rows and integers share a file; ISO alone has no unit") {
+    CsvMarketFacts facts;
+    const Market m = load_with_facts(kHeader + "2024-01-01T00:00Z,A,1,1,1,1,1\n1704070800,A,1,1,1,1,1\n", {}, facts);
+    CHECK(m.timestamp_ms == std::vector<std::int64_t>{k2024, k2024 + 3'600'000});
+    CHECK(facts.epoch_unit == EpochUnit::Seconds);
+    // The same instant in ISO and in detected seconds is one timestamp.
+    expect_error(kHeader + "2024-01-01,A,1,1,1,1,1\n1704067200,A,1,1,1,1,1\n", "duplicate-timestamp", 3, 1, {});
+
+    CsvMarketFacts iso_facts;
+    (void)load_with_facts(kHeader + "2024-01-01,A,1,1,1,1,1\n", {}, iso_facts);
+    CHECK_FALSE(iso_facts.epoch_unit.has_value());
+    CHECK_FALSE(iso_facts.epoch_unit_detected);
+}
+
+TEST_CASE("epoch units: sub-millisecond counts are refused, never rounded") {
+    const struct {
+        const char* value;
+        std::optional<EpochUnit> unit;  // nullopt: detected
+    } cases[] = {
+        {"1704067200000001", std::nullopt},     // us
+        {"1704067200000000500", std::nullopt},  // ns
+        {"1704067200000999999", std::nullopt},  // ns; truncating would give ...000 ms, the bar before
+        {"1500", EpochUnit::Microseconds},
+        {"-1500", EpochUnit::Microseconds},
+        {"999999", EpochUnit::Nanoseconds},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.value);
+        MarketLoadOptions options;
+        options.timestamp_unit = c.unit;
+        // A whole-millisecond bar first, so the refused one is on line 3.
+        const std::string first = c.unit ? "0" : std::string(c.value).size() == 16 ? "1704067199000000" : "1704067199000000000";
+        expect_error(kHeader + first + ",A,1,1,1,1,1\n" + c.value + ",A,1,1,1,1,1\n", "sub-millisecond-timestamp", 3,
+                     1, options);
+    }
+}
+
+TEST_CASE("timestamps outside years 0000..9999 are refused, and s -> ms never overflows") {
+    const struct {
+        std::string value;
+        std::optional<EpochUnit> unit;
+    } cases[] = {
+        {"9223372036854775807", EpochUnit::Seconds},  // x1000 overflows an int64
+        {"-9223372036854775808", EpochUnit::Seconds},
+        {"9223372036854776", EpochUnit::Seconds},     // the smallest whose x1000 overflows
+        {"253402300800", EpochUnit::Seconds},         // 10000-01-01
+        {"-62167219201", EpochUnit::Seconds},         // 1 s before 0000-01-01
+        {"1704067200000", EpochUnit::Seconds},        // ms given as s: year 55970
+        {"253402300800000", EpochUnit::Milliseconds},
+        {"-62167219200001", EpochUnit::Milliseconds},
+        {"9223372036854775807", EpochUnit::Milliseconds},
+        {"9999-12-31T23:59-01:00", std::nullopt},     // ISO whose offset crosses into 10000
+        {"0000-01-01T00:00+00:01", std::nullopt},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.value);
+        MarketLoadOptions options;
+        options.timestamp_unit = c.unit;
+        const DataError e =
+            expect_error(kHeader + "2024-01-01,A,1,1,1,1,1\n" + c.value + ",B,1,1,1,1,1\n", "timestamp-out-of-range",
+                         3, 1, options);
+        CHECK(e.message().find("0000..9999") != std::string::npos);
+    }
+    MarketLoadOptions seconds;
+    seconds.timestamp_unit = EpochUnit::Seconds;
+    CHECK(load_text(kHeader + "-62167219200,A,1,1,1,1,1\n", seconds).timestamp_ms[0] == btforge::kMinTimestampMs);
+}
+
+TEST_CASE("funding times that do not fit one bar are refused at their line") {
+    MarketLoadOptions options;
+    options.funding_interval_ms = btforge::kMinFundingIntervalMs;
+    // 9998 years of minutes: 5.3e9 funding times, beyond the int32 count.
+    expect_error(kHeader + "0001-01-01,A,1,1,1,1,1\n2024-01-01,B,1,1,1,1,1\n9999-01-01,A,1,1,1,1,1\n",
+                 "too-many-funding-times", 4, 1, options);
+    // With the default 8 h interval the same file loads.
+    CHECK(load_text(kHeader + "0001-01-01,A,1,1,1,1,1\n9999-01-01,A,1,1,1,1,1\n", {}).n_bars() == 2);
+}
+
+// --- Note [Market value limits] --------------------------------------------
+
+TEST_CASE("numbers outside the market value limits are refused with their position") {
+    const std::string header = "timestamp,symbol,open,high,low,close,volume,funding_rate\n";
+    const struct {
+        const char* row;  // fields after the timestamp
+        const char* rule;
+        std::size_t column;
+    } cases[] = {
+        {"A,1e300,1e300,1e300,1e300,1,0", "price-out-of-range", 3},
+        {"A,10,1.7976931348623157e308,9,10,1,0", "price-out-of-range", 4},
+        {"A,10,11,1e-13,10,1,0", "price-out-of-range", 5},
+        {"A,10,11,9,1.000001e12,1,0", "price-out-of-range", 6},
+        {"A,1e-300,11,9,10,1,0", "price-out-of-range", 3},
+        {"A,-0,11,9,10,1,0", "non-positive-price", 3},
+        {"A,10,11,9,10,1.0000001e24,0", "volume-out-of-range", 7},
+        {"A,10,11,9,10,1e308,0", "volume-out-of-range", 7},
+        {"A,10,11,9,10,-1e-300,0", "negative-volume", 7},
+        {"A,10,11,9,10,1,1e308", "funding-rate-out-of-range", 8},
+        {"A,10,11,9,10,1,-1.0000001", "funding-rate-out-of-range", 8},
+        {"A,10,11,9,10,1,2", "funding-rate-out-of-range", 8},
+        {"A,10,11,9,10,1,inf", "not-a-number", 8},
+        {"A,10,11,9,10,1,-inf", "not-a-number", 8},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.row);
+        expect_error(header + "2024-01-01," + c.row + "\n", c.rule, 2, c.column);
+    }
+}
+
+TEST_CASE("the market value limits themselves are accepted") {
+    const Market m = load_text("timestamp,symbol,open,high,low,close,volume,funding_rate\n"
+                               "2024-01-01,A,1e-12,1e12,1e-12,1e12,1e24,1\n"
+                               "2024-01-02,A,1,1,1,1,0,-1\n");
+    CHECK(m.open[0] == 1e-12);
+    CHECK(m.high[0] == 1e12);
+    CHECK(m.volume[0] == 1e24);
+    CHECK(m.funding_rate[0] == 1.0);
+    CHECK(m.funding_rate[1] == -1.0);
+}
+
+TEST_CASE("load options outside the limits are programming errors") {
+    const std::string csv = kHeader + "2024-01-01,A,1,1,1,1,1\n";
+    for (const double rate : {1.5, -2.0, 1e308, std::nan(""), HUGE_VAL}) {
+        CAPTURE(rate);
+        MarketLoadOptions options;
+        options.default_funding_rate = rate;
+        CHECK_THROWS_AS(load_text(csv, options), std::invalid_argument);
+    }
+    for (const std::int64_t ms : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{59'999},
+                                  btforge::kMaxFundingIntervalMs + 1}) {
+        CAPTURE(ms);
+        MarketLoadOptions options;
+        options.funding_interval_ms = ms;
+        CHECK_THROWS_AS(load_text(csv, options), std::invalid_argument);
+    }
 }

@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "host/engine/cpu_sweep.h"
+#include "host/parity/parity_compare.h"
+#include "host/parity/parity_market.h"
 #include "host/spec/grid.h"
-#include "parity-tests/harness/parity_compare.h"
-#include "parity-tests/harness/parity_market.h"
 
 namespace btforge::parity {
 

@@ -1,4 +1,4 @@
-#include "parity-tests/harness/parity_grid.h"
+#include "host/parity/parity_grid.h"
 
 #include <algorithm>
 #include <cmath>

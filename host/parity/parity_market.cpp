@@ -1,4 +1,4 @@
-#include "parity-tests/harness/parity_market.h"
+#include "host/parity/parity_market.h"
 
 #include <algorithm>
 #include <cmath>

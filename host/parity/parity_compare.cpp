@@ -1,4 +1,4 @@
-#include "parity-tests/harness/parity_compare.h"
+#include "host/parity/parity_compare.h"
 
 #include <algorithm>
 #include <bit>

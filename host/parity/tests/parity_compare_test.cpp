@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "parity-tests/harness/parity_compare.h"
+#include "host/parity/parity_compare.h"
 
 using namespace btforge;
 using namespace btforge::parity;

@@ -1,4 +1,4 @@
-#include "parity-tests/harness/parity_run.h"
+#include "host/parity/parity_run.h"
 
 #include <algorithm>
 #include <bit>
@@ -9,10 +9,10 @@
 
 #include "host/engine/account_config.h"
 #include "host/engine/metric_columns.h"
+#include "host/parity/parity_grid.h"
 #include "host/spec/assignments.h"
 #include "host/spec/combination_space.h"
 #include "host/spec/number_format.h"
-#include "parity-tests/harness/parity_grid.h"
 
 namespace btforge::parity {
 

@@ -14,8 +14,8 @@
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
 #include "host/io/atomic_file.h"
+#include "host/parity/parity_run.h"
 #include "host/spec/number_format.h"
-#include "parity-tests/harness/parity_run.h"
 
 namespace btforge {
 

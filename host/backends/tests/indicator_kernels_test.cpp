@@ -15,8 +15,8 @@
 #include "host/backends/indicator_jobs.h"
 #include "host/engine/indicator_signatures.h"
 #include "host/indicators/indicator_registry.h"
+#include "host/parity/parity_market.h"
 #include "host/spec/strategy_spec.h"
-#include "parity-tests/harness/parity_market.h"
 
 namespace btforge {
 namespace {

@@ -1,0 +1,116 @@
+#include "host/parity/parity_compare.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "host/engine/metric_columns.h"
+
+namespace btforge::parity {
+
+namespace {
+
+// Maps a double to an integer whose order is the doubles' order and whose
+// difference counts representable doubles (+0 and -0 both map to 0).
+std::int64_t ordered(double x) {
+    std::int64_t bits = std::bit_cast<std::int64_t>(x);
+    return bits >= 0 ? bits : std::numeric_limits<std::int64_t>::min() - bits;
+}
+
+// Note [Every field compared]
+// The comparison reads Metrics through metric_columns(), which has to list
+// every field. Metrics holds 15 doubles and 3 ints today (136 bytes with
+// padding); a new field changes the size and stops the build here until it
+// is added to metric_columns() (and so to the comparison) and this count.
+static_assert(sizeof(Metrics) == 15 * sizeof(double) + 3 * sizeof(int) + 4,
+              "Metrics changed: add the new field to metric_columns() and update this count");
+
+}  // namespace
+
+bool bit_identical(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+std::uint64_t ulp_distance(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : UINT64_MAX;
+    std::int64_t x = ordered(a), y = ordered(b);
+    // Unsigned subtraction: the distance between the extremes exceeds INT64_MAX.
+    return x >= y ? static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)
+                  : static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x);
+}
+
+bool within_tolerance(double backend, double reference) {
+    if (std::isnan(backend) || std::isnan(reference)) return std::isnan(backend) && std::isnan(reference);
+    if (std::isinf(backend) || std::isinf(reference)) return backend == reference;
+    return std::fabs(backend - reference) <= kRelativeTolerance * std::max(1.0, std::fabs(reference));
+}
+
+double relative_error(double backend, double reference) {
+    if (bit_identical(backend, reference)) return 0.0;
+    if (!std::isfinite(backend) || !std::isfinite(reference)) return std::numeric_limits<double>::infinity();
+    return std::fabs(backend - reference) / std::max(1.0, std::fabs(reference));
+}
+
+std::uint64_t Comparison::total_values() const {
+    std::uint64_t n = 0;
+    for (const FieldStats& f : fields) n += f.total;
+    return n;
+}
+
+std::uint64_t Comparison::identical_values() const {
+    std::uint64_t n = 0;
+    for (const FieldStats& f : fields) n += f.identical;
+    return n;
+}
+
+Comparison compare_rows(std::span<const ResultRow> backend, std::span<const ResultRow> reference) {
+    if (backend.size() != reference.size()) {
+        throw std::invalid_argument("the backend returned " + std::to_string(backend.size()) + " rows, the reference " +
+                                    std::to_string(reference.size()));
+    }
+    std::span<const MetricColumn> columns = metric_columns();
+    Comparison c;
+    c.rows = backend.size();
+    for (const MetricColumn& column : columns) c.fields.push_back(FieldStats{std::string(column.name), column.integral});
+    for (std::size_t r = 0; r < backend.size(); ++r) {
+        if (backend[r].combination_id != reference[r].combination_id) {
+            throw std::invalid_argument("row " + std::to_string(r) + " holds combination " +
+                                        std::to_string(backend[r].combination_id) + " from the backend but " +
+                                        std::to_string(reference[r].combination_id) + " from the reference");
+        }
+        bool row_failed = false;
+        for (std::size_t f = 0; f < columns.size(); ++f) {
+            double b = columns[f].read(backend[r].metrics);
+            double ref = columns[f].read(reference[r].metrics);
+            FieldStats& stats = c.fields[f];
+            ++stats.total;
+            bool identical = bit_identical(b, ref);
+            bool pass;
+            if (stats.discrete) {
+                // Exact in a double: the columns widen ints.
+                pass = b == ref;
+                stats.max_ulp = std::max(stats.max_ulp, static_cast<std::uint64_t>(std::fabs(b - ref)));
+            } else {
+                pass = within_tolerance(b, ref);
+                stats.max_ulp = std::max(stats.max_ulp, ulp_distance(b, ref));
+                stats.max_relative_error = std::max(stats.max_relative_error, relative_error(b, ref));
+            }
+            if (identical) ++stats.identical;
+            if (!pass) {
+                ++stats.failed;
+                ++c.failed_values;
+                row_failed = true;
+                if (c.failures.size() < Comparison::kMaxListedFailures) {
+                    c.failures.push_back(Divergence{r, backend[r].combination_id, stats.name, b, ref});
+                }
+            }
+        }
+        if (row_failed) ++c.failed_rows;
+    }
+    return c;
+}
+
+}  // namespace btforge::parity

@@ -57,6 +57,7 @@ class MarketFileCase(e2e.CliTestCase):
         return self.write_rows(name, rows)
 
     def sweep_rows(self, data, output, *extra):
+        output += "-sweep"  # never the data's own name (Note [Outputs checked before work])
         p = self.btforge("sweep", "--strategy", "sma_cross", "--grid", self.grid, "--all-rows", "-o", output,
                          "--data", data, *self.instruments, *extra)
         with open(self.path(output + ".csv"), "rb") as f:

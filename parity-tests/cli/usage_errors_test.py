@@ -129,7 +129,9 @@ class ThreadsThatCannotStart(e2e.CliTestCase):
 
 class OutOfMemoryIsSaidInWords(e2e.CliTestCase):
     def test_bad_alloc_is_not_the_message(self):
-        args = ["sweep", "--backend", "cpu", "--synthetic-bars", "400000000", "-o", "res"]
+        # Minute bars keep the market inside the years the timestamps allow.
+        args = ["sweep", "--backend", "cpu", "--synthetic-bars", "400000000", "--synthetic-bar-minutes", "1",
+                "-o", "res"]
         p = subprocess.run([e2e.BTFORGE] + args, cwd=self.dir, capture_output=True, text=True, timeout=300,
                            preexec_fn=limited_memory(1024))
         self.assertEqual(p.returncode, 1, p.stderr[-3000:])

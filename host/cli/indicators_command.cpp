@@ -90,6 +90,7 @@ int run_indicators_command(const std::vector<std::string>& args) {
                      &interrupt_requested());
 
     LoadedMarket loaded = load_market(market_choice);
+    if (!loaded.timestamp_note.empty()) std::cerr << "btforge indicators: " << loaded.timestamp_note << '\n';
     const Market& market = loaded.market;
     std::vector<std::vector<double>> series;
     for (std::string_view out : descriptor->outputs) {

@@ -8,6 +8,7 @@
 #include "host/data/csv_market_loader.h"
 #include "host/data/market_limits.h"
 #include "host/data/synthetic_market.h"
+#include "host/spec/number_format.h"
 
 namespace btforge {
 
@@ -69,6 +70,31 @@ std::string_view unit_words(EpochUnit unit) {
 
 }  // namespace
 
+namespace {
+
+std::string hours_text(double hours) { return format_double(hours) + (hours == 1.0 ? " hour" : " hours"); }
+
+std::string percent_text(double rate) { return format_significant(rate * 100.0) + "%"; }
+
+// Note [Run header]: a CSV without funding rates is charged a default that a
+// user of spot data would not expect, so the header says it in words.
+std::string csv_funding_note(const MarketChoice& c, const CsvMarketFacts& facts) {
+    const std::string every = "each funding time (every " + hours_text(c.funding_interval_hours) + ")";
+    const std::string constant = format_significant(c.funding_rate) + " (" + percent_text(c.funding_rate) +
+                                 " of a position's notional, longs pay when positive; --funding-rate sets it, "
+                                 "--funding-rate 0 for spot data)";
+    if (facts.bars_with_funding_rate == facts.bars) {
+        return "the file's funding_rate column, on " + every;
+    }
+    if (facts.bars_with_funding_rate == 0) {
+        return "no funding_rate in " + c.data_file + ": " + every + " charges " + constant;
+    }
+    return "the file's funding_rate column on " + std::to_string(facts.bars_with_funding_rate) + " of " +
+           std::to_string(facts.bars) + " bars; the others' " + every + " charges " + constant;
+}
+
+}  // namespace
+
 LoadedMarket load_market(const MarketChoice& c) {
     if (!funding_rate_in_range(c.funding_rate)) {
         throw po::error("--funding-rate must be finite and within -1..1 (100% of the position's value per funding "
@@ -99,11 +125,10 @@ LoadedMarket load_market(const MarketChoice& c) {
         loaded.market = load_market_csv(c.data_file, options, &facts);
         description << c.data_file;
         if (facts.epoch_unit && facts.epoch_unit_detected) {
-            loaded.timestamp_note = c.data_file + ": integer timestamps read as epoch " +
-                                    std::string(unit_words(*facts.epoch_unit)) +
+            loaded.timestamp_note = "integer timestamps read as epoch " + std::string(unit_words(*facts.epoch_unit)) +
                                     " (detected from their magnitudes; --timestamp-unit sets it)";
-            std::cerr << "btforge: " << loaded.timestamp_note << '\n';
         }
+        loaded.funding_note = csv_funding_note(c, facts);
     } else {
         if (!c.instruments_file.empty() || !c.symbols.empty() || timestamp_unit) {
             throw po::error("--instruments, --symbols and --timestamp-unit apply to --data; the synthetic market has "
@@ -125,6 +150,8 @@ LoadedMarket load_market(const MarketChoice& c) {
             throw po::error("--synthetic-bars x --synthetic-bar-minutes reach beyond the year 9999");
         }
         loaded.market = make_synthetic_market(options);
+        loaded.funding_note = "the synthetic market's own rates (they drift between positive and negative), settled "
+                              "every " + hours_text(c.funding_interval_hours) + " (--funding-interval-hours)";
         description << "synthetic (seed " << c.synthetic_seed << ", " << c.synthetic_bar_minutes << "-minute bars)";
     }
     description << ": " << loaded.market.n_symbols() << " symbols x " << loaded.market.n_bars() << " bars";

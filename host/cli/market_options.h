@@ -31,8 +31,11 @@ struct LoadedMarket {
     std::string description;  // for reports: the file, or the synthetic recipe
     // "integer timestamps read as epoch seconds (detected ...)" when the unit
     // of --data's integer timestamps was detected; empty otherwise. For the
-    // run header; load_market also prints it to stderr.
+    // run header (Note [Run header]).
     std::string timestamp_note;
+    // Where the funding rates come from and what they are, in words, with the
+    // option that changes them (Note [Run header]).
+    std::string funding_note;
 };
 
 // Throws DataError with the file, line and rule for bad data, and

@@ -5,6 +5,7 @@
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
 #include "host/cli/market_options.h"
+#include "host/cli/run_header.h"
 #include "host/cli/strategy_options.h"
 #include "host/spec/assignments.h"
 #include "host/engine/account_config.h"
@@ -82,7 +83,9 @@ int run_replay_command(const std::vector<std::string>& args) {
     write_trade_log_csv(outputs.stream(0), market, fills);
     write_equity_csv(outputs.stream(1), market, equity);
     outputs.commit();  // Note [Outputs committed together]
-    std::cout << "strategy " << strategy.spec.name << " on " << loaded.description << "\nparameters: "
+    // Note [Run header]
+    std::cout << "strategy " << strategy.spec.name << "\n"
+              << format_assumptions(describe_assumptions(loaded, job.account)) << "parameters: "
               << describe_combination(strategy.spec, values) << "\n"
               << format_metrics(metrics) << "backend: cpu reference (1 thread)\n"
               << "fills: " << fills.size() << " -> " << trades_file << "\nequity curve -> " << equity_file << '\n';

@@ -9,6 +9,7 @@
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
 #include "host/cli/market_options.h"
+#include "host/cli/run_header.h"
 #include "host/cli/strategy_options.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
@@ -92,8 +93,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
                  make_account_config(strategy.spec.account, market), &series};
     std::uint64_t cells_per_combination =
         static_cast<std::uint64_t>(market.n_bars()) * static_cast<std::uint64_t>(market.n_symbols());
-    std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations, market "
-              << loaded.description << "; " << describe_series(series, threads) << "\n";
+    // Note [Run header]
+    const RunAssumptions assumptions = describe_assumptions(loaded, job.account);
+    std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations of "
+              << grid.origin << "\n"
+              << format_assumptions(assumptions) << "  series:     " << describe_series(series, threads) << "\n";
 
     std::atomic<std::uint64_t> completed{0};
     SweepOptions sweep_options;
@@ -136,7 +140,10 @@ int run_sweep_command(const std::vector<std::string>& args) {
     summary.strategy = strategy.spec.name;
     summary.spec_origin = strategy.spec.origin;
     summary.grid_origin = grid.origin;
-    summary.market = loaded.description;
+    summary.market = assumptions.market;
+    summary.timestamps = assumptions.timestamps;
+    summary.funding = assumptions.funding;
+    summary.account = assumptions.account;
     summary.backend = backend_description;
     summary.combinations = outcome.combinations;
     summary.invalid_rows = outcome.invalid_rows;

@@ -147,6 +147,8 @@ private:
     std::size_t header_fields_ = 0;
     std::array<std::size_t, kColumnCount> column_of_{};
     bool has_funding_column_ = false;
+    std::size_t bars_ = 0;                   // of the selected symbols
+    std::size_t bars_with_funding_rate_ = 0;
     std::size_t data_rows_ = 0;
 
     // Integer timestamps seen so far: Note [Epoch units].
@@ -418,7 +420,12 @@ void LongCsvReader::data_row() {
                  in_quotes(at(kClose).text));
     }
     bar.funding_rate = options_.default_funding_rate;
-    if (has_funding_column_ && !trim(at(kFundingRate).text).empty()) {
+    const bool funding_given = has_funding_column_ && !trim(at(kFundingRate).text).empty();
+    if (state.selected) {
+        ++bars_;
+        if (funding_given) ++bars_with_funding_rate_;
+    }
+    if (funding_given) {
         bar.funding_rate = number(column_of_[kFundingRate]);
         if (!funding_rate_in_range(bar.funding_rate)) {
             fail(column_of_[kFundingRate], "funding-rate-out-of-range",
@@ -488,6 +495,8 @@ CsvMarketFacts LongCsvReader::facts() const {
         facts.epoch_unit = options_.timestamp_unit ? options_.timestamp_unit : detected_unit_;
         facts.epoch_unit_detected = !options_.timestamp_unit;
     }
+    facts.bars = bars_;
+    facts.bars_with_funding_rate = bars_with_funding_rate_;
     return facts;
 }
 

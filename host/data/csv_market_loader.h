@@ -31,6 +31,10 @@ struct CsvMarketFacts {
     std::optional<EpochUnit> epoch_unit;
     // True when that unit was detected rather than given.
     bool epoch_unit_detected = false;
+    // Bars of the loaded symbols, and how many of them had a funding_rate
+    // value (the others pay MarketLoadOptions::default_funding_rate).
+    std::size_t bars = 0;
+    std::size_t bars_with_funding_rate = 0;
 };
 
 // Note [Long CSV contract]

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <charconv>
 #include <iomanip>
 #include <span>
 #include <sstream>
@@ -32,13 +31,6 @@ std::vector<std::size_t> varied_parameters(const CombinationSpace& space) {
     return varied;
 }
 
-// 6 significant digits, locale-independent: 0.0215443, 1e+06, 20.
-std::string significant(double value) {
-    if (!std::isfinite(value)) return format_double(value);
-    char text[32];
-    const auto result = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
-    return std::string(text, result.ptr);
-}
 
 // `text` with every line after the first indented by `spaces`, to nest a
 // dump(2) inside a document written piece by piece.
@@ -137,6 +129,9 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["spec"] = summary.spec_origin;
     head["grid"] = summary.grid_origin;
     head["market"] = summary.market;
+    if (!summary.timestamps.empty()) head["timestamps"] = summary.timestamps;
+    head["funding"] = summary.funding;
+    head["account"] = summary.account;
     head["backend"] = summary.backend;
     head["combinations"] = summary.combinations;
     head["invalid_rows"] = summary.invalid_rows;
@@ -188,12 +183,12 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
         std::vector<std::string> line = {std::to_string(r + 1), std::to_string(row.combination_id)};
         for (std::size_t p : varied) {
             const ParameterSpec& parameter = spec.parameters[p];
-            line.push_back(parameter.type == ParameterType::Double ? significant(values[p])
+            line.push_back(parameter.type == ParameterType::Double ? format_significant(values[p])
                                                                    : format_parameter_value(parameter, values[p]));
         }
         for (const MetricColumn* m : shown) {
             const double value = m->read(row.metrics);
-            line.push_back(m->integral ? std::to_string(static_cast<long long>(value)) : significant(value));
+            line.push_back(m->integral ? std::to_string(static_cast<long long>(value)) : format_significant(value));
         }
         if (any_invalid) line.push_back(metrics_are_finite(row.metrics) ? "yes" : "NO");
         cells.push_back(line);

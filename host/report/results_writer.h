@@ -19,7 +19,11 @@ struct RunSummary {
     std::string strategy;
     std::string spec_origin;
     std::string grid_origin;
-    std::string market;   // e.g. "synthetic seed 42: 4 symbols x 17520 bars" or the CSV path
+    // Note [Run header]: what changes results, in words.
+    std::string market;   // e.g. "synthetic (seed 42, 60-minute bars): 4 symbols x 17520 bars, ..." or the CSV
+    std::string timestamps;
+    std::string funding;
+    std::string account;
     std::string backend;  // e.g. "cpu (2 threads)"
     std::uint64_t combinations = 0;
     std::uint64_t invalid_rows = 0;  // Note [Rows with non-finite metrics]

@@ -17,4 +17,11 @@ std::string format_double(double value) {
     return std::string(buffer, result.ptr);
 }
 
+std::string format_significant(double value, int digits) {
+    if (!std::isfinite(value)) return format_double(value);
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
+    return std::string(buffer, result.ptr);
+}
+
 }  // namespace btforge

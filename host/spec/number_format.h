@@ -11,4 +11,8 @@ namespace btforge {
 // copied from any of them selects exactly the same combination.
 std::string format_double(double value);
 
+// `value` rounded to `digits` significant digits, for people to read (tables,
+// headers): 0.0215443, 1e+06, 20; "nan", "inf", "-inf" as format_double.
+std::string format_significant(double value, int digits = 6);
+
 }  // namespace btforge

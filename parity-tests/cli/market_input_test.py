@@ -88,7 +88,7 @@ class TimestampUnits(MarketFileCase):
                 self.assertEqual(got_rows, expected_rows)
                 self.assertEqual(got_csv, expected_csv)
                 # The run says which unit it detected.
-                self.assertIn("btforge: %s: integer timestamps read as epoch %s (detected" % (data, words), stderr)
+                self.assertIn("timestamps: integer timestamps read as epoch %s (detected" % words, stderr)
         self.assertIn("integer timestamps read as epoch milliseconds (detected", ms_stderr)
 
     def test_explicit_unit_is_honoured(self):

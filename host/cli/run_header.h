@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "host/cli/market_options.h"
+#include "reference/accounting/fee_model.h"
+
+namespace btforge {
+
+// Note [Run header]
+// Before a sweep, replay or benchmark works, it says on stderr every
+// assumption that changes its results, one per line: the market (the
+// embedded synthetic one or a file, its size and time span, the timestamp
+// unit when it was detected), where funding comes from and what it charges
+// (a CSV without a funding_rate column is charged --funding-rate, 0.01% per
+// 8 h by default, which spot data must turn off with --funding-rate 0), and
+// the account: initial equity, maker and taker fees, slippage. The same
+// facts go into the result JSON.
+struct RunAssumptions {
+    std::string market;
+    std::string timestamps;  // empty unless the unit was detected
+    std::string funding;
+    std::string account;
+};
+
+RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountConfig& account);
+
+// "  market:   ...\n  funding:  ...\n  account:  ...\n"
+std::string format_assumptions(const RunAssumptions& assumptions);
+
+}  // namespace btforge

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""What a new user reads first (issue 13, section 4): the run header and the ranked table.
+
+Usage: first_hour_test.py PATH/TO/btforge [unittest options]
+
+Note [Run header], Note [The ranked table].
+"""
+
+import json
+import os
+import re
+import sys
+import unittest
+
+import cli_end_to_end as e2e
+
+SMALL = ["--synthetic-bars", "600", "--synthetic-symbols", "2"]
+
+
+class RunHeader(e2e.CliTestCase):
+    def header(self, stderr):
+        lines = stderr.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("btforge sweep: strategy"))
+        return "\n".join(lines[start:start + 6])
+
+    def test_synthetic_market(self):
+        p = self.btforge("sweep", "-o", "res", "--backend", "cpu", *SMALL)
+        header = self.header(p.stderr)
+        self.assertIn("market:     synthetic (seed 42, 60-minute bars): 2 symbols x 600 bars, 2024-01-01T", header)
+        self.assertIn("funding:    the synthetic market's own rates", header)
+        self.assertRegex(header, r"account:    initial equity 10000, maker fee [0-9.]+ \([0-9.]+%\), taker fee "
+                                 r"[0-9.]+ \([0-9.]+%\), slippage [0-9.]+ \([0-9.]+%\) of the price on taker fills")
+        with open(self.path("res.json")) as f:
+            doc = json.load(f)
+        self.assertIn("synthetic (seed 42", doc["market"])
+        self.assertIn("the synthetic market's own rates", doc["funding"])
+        self.assertIn("initial equity 10000", doc["account"])
+
+    def test_csv_without_funding_is_told_what_it_pays(self):
+        self.btforge("data", "synth", "-o", "full.csv", *SMALL)
+        with open(self.path("full.csv")) as f, open(self.path("spot.csv"), "w") as out:
+            for line in f:
+                out.write(",".join(line.rstrip("\n").split(",")[:7]) + "\n")
+        market = ["--data", "spot.csv", "--instruments", "full.instruments.json"]
+        p = self.btforge("sweep", "-o", "res", "--backend", "cpu", *market)
+        self.assertIn("funding:    no funding_rate in spot.csv: each funding time (every 8 hours) charges 0.0001 "
+                      "(0.01% of a position's notional", p.stderr)
+        self.assertIn("--funding-rate 0 for spot data", p.stderr)
+        p = self.btforge("sweep", "-o", "res0", "--backend", "cpu", "--funding-rate", "0", *market)
+        self.assertIn("charges 0 (0%", p.stderr)
+        # The file's own column, when it has one.
+        p = self.btforge("sweep", "-o", "res1", "--backend", "cpu", "--data", "full.csv", "--instruments",
+                         "full.instruments.json")
+        self.assertIn("funding:    the file's funding_rate column, on each funding time (every 8 hours)", p.stderr)
+
+    def test_replay_states_the_same(self):
+        p = self.btforge("replay", "--set", "sl_atr=2", *SMALL)
+        self.assertIn("  market:     synthetic", p.stdout)
+        self.assertIn("  funding:    ", p.stdout)
+        self.assertIn("  account:    initial equity 10000", p.stdout)
+
+
+class RankedTable(e2e.CliTestCase):
+    def table(self, stdout):
+        lines = stdout.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("rank"))
+        end = next(i for i in range(start, len(lines)) if not lines[i].strip())
+        return [line.split() for line in lines[start:end]]
+
+    def test_every_varied_parameter_is_a_column(self):
+        # mode varies in the grid but the top rows all share mode 1: it stays
+        # a column (it vanished from the quickstart table before).
+        grid = self.write_json("grid.json", {"strategy": "default", "parameters": {
+            "mode": {"values": [0, 1]}, "ema_fast": {"values": [8, 12]},
+            "risk_per_trade": {"log_range": {"start": 0.005, "stop": 0.02, "num": 3}}}})
+        p = self.btforge("sweep", "--grid", grid, "-o", "res", "--backend", "cpu", "--top", "3", *SMALL)
+        rows = self.table(p.stdout)
+        header = rows[0]
+        for name in ("mode", "ema_fast", "risk_per_trade"):
+            self.assertIn(name, header)
+        self.assertNotIn("ema_slow", header)  # one value in the grid
+        column = header.index("risk_per_trade")
+        for row in rows[1:]:
+            # 6 significant digits at most: 0.01 and 0.00707107, never 0.007071067811865475.
+            self.assertRegex(row[column], r"^(0\.0*[1-9][0-9]{0,5}|[0-9.e+-]{1,12})$")
+            self.assertLessEqual(len(re.sub(r"[^0-9]", "", row[column]).lstrip("0")), 6)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: first_hour_test.py PATH/TO/btforge [unittest options]")
+    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
+
+
+if __name__ == "__main__":
+    main()

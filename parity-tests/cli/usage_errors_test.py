@@ -111,6 +111,47 @@ class UsageErrorsBeforeWork(e2e.CliTestCase):
                                         "--threads must be in 0..4096")
 
 
+class InterruptWhileWriting(e2e.CliTestCase):
+    """Ctrl-C while a large result is written stops the writing and leaves no file (Note [Outputs committed together])."""
+
+    def test_sigint_during_the_write_of_every_row(self):
+        import glob
+        import signal
+        # 400 000 rows of 100 bars: the sweep takes a few seconds, writing the
+        # files several more.
+        grid = self.write_json("grid.json", {"strategy": "sma_cross", "parameters": {
+            "fast_period": {"range": {"start": 2, "stop": 101, "step": 1}},
+            "slow_period": {"range": {"start": 102, "stop": 301, "step": 1}},
+            "stop_pct": {"log_range": {"start": 0.005, "stop": 0.2, "num": 10}},
+            "position_fraction": {"values": [0.25, 0.5]}}})
+        with open(self.path("res.csv"), "w") as f:
+            f.write("an older result\n")
+        proc = subprocess.Popen([e2e.BTFORGE, "sweep", "--strategy", "sma_cross", "--grid", grid, "--all-rows",
+                                 "--synthetic-bars", "100", "--synthetic-symbols", "1", "--backend", "cpu",
+                                 "-o", "res"], cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        # The CSV's temporary grows only once the sweep is done and writing began.
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            temporaries = glob.glob(self.path("res.csv.tmp-*"))
+            if temporaries and os.path.getsize(temporaries[0]) > (1 << 20):
+                break
+            time.sleep(0.02)
+        self.assertIsNone(proc.poll(), "the run ended before its files were being written")
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            self.fail("Ctrl-C during the write was ignored")
+        self.assertEqual(proc.returncode, 130, err[-2000:])
+        self.assertIn("interrupted while writing", err)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["grid.json", "res.csv"])
+        with open(self.path("res.csv")) as f:
+            self.assertEqual(f.read(), "an older result\n")
+
+
 class ThreadsThatCannotStart(e2e.CliTestCase):
     def test_runs_with_the_threads_that_started(self):
         # 1500 threads of 8 MiB stacks cannot fit in 1.5 GiB of address space:

@@ -709,14 +709,16 @@ class BackendsWithoutGpu(CliTestCase):
         self.assertIn("sweeps run on the CPU", p.stdout)
 
 
-def main():
+def main(module="__main__"):
+    """Runs the tests of `module` (this file's, or a script's that imports it) on argv[1]'s btforge."""
     global BTFORGE
+    script = os.path.basename(sys.argv[0])
     if len(sys.argv) < 2:
-        sys.exit("usage: cli_end_to_end.py PATH/TO/btforge [unittest options]")
+        sys.exit("usage: %s PATH/TO/btforge [unittest options]" % script)
     BTFORGE = os.path.abspath(sys.argv.pop(1))
     if not os.access(BTFORGE, os.X_OK):
-        sys.exit("cli_end_to_end.py: %s is not an executable" % BTFORGE)
-    unittest.main(verbosity=2)
+        sys.exit("%s: %s is not an executable" % (script, BTFORGE))
+    unittest.main(module=module, verbosity=2)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,7 @@ Note [Run header], Note [The ranked table].
 """
 
 import json
-import os
 import re
-import sys
-import unittest
 
 import cli_end_to_end as e2e
 
@@ -86,12 +83,5 @@ class RankedTable(e2e.CliTestCase):
             self.assertLessEqual(len(re.sub(r"[^0-9]", "", row[column]).lstrip("0")), 6)
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: first_hour_test.py PATH/TO/btforge [unittest options]")
-    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    e2e.main()

@@ -11,7 +11,6 @@ leaves no file behind. Python 3 standard library only.
 
 import json
 import os
-import sys
 
 import cli_end_to_end as e2e
 
@@ -205,14 +204,5 @@ class AbsurdNumbers(MarketFileCase):
                 self.assertEqual(sorted(os.listdir(self.dir)), before)
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: market_input_test.py PATH/TO/btforge [unittest options]")
-    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
-    if not os.access(e2e.BTFORGE, os.X_OK):
-        sys.exit("market_input_test.py: %s is not an executable" % e2e.BTFORGE)
-    e2e.unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    e2e.main()

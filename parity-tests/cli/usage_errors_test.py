@@ -11,9 +11,7 @@ together], Note [Threads that cannot start], Note [Messages, not library texts].
 import os
 import resource
 import subprocess
-import sys
 import time
-import unittest
 
 import cli_end_to_end as e2e
 
@@ -182,12 +180,5 @@ class OutOfMemoryIsSaidInWords(e2e.CliTestCase):
         self.assertEqual(os.listdir(self.dir), [])
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: usage_errors_test.py PATH/TO/btforge [unittest options]")
-    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    e2e.main()

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "host/cli/account_options.h"
 #include "host/cli/backend_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
@@ -19,6 +20,7 @@ namespace po = boost::program_options;
 
 int run_sweep_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
+    AccountChoice account_choice;
     MarketChoice market_choice;
     std::string rank_by = "sharpe";
     std::size_t top_n = 20;
@@ -37,6 +39,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     options.add(sweep)
         .add(backend_options(backend_choice, "auto|cpu|emu|cuda", "auto"))
         .add(strategy_options(strategy_choice, true))
+        .add(account_options(account_choice))
         .add(market_options(market_choice));
     if (!parse_command_line(args, "Usage: btforge sweep [options]\nRuns every combination of a grid and ranks them.",
                             options)) {
@@ -55,6 +58,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     ResolvedBackend backend = resolve_backend(backend_choice, strategy.spec.name, threads);
     Grid grid = load_grid(strategy_choice, strategy.spec);
     CombinationSpace space(strategy.spec, grid);
+    const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);
     LoadedMarket loaded = load_market(market_choice);
     const Market& market = loaded.market;
 
@@ -63,7 +67,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     SeriesCache series = series_for_backend(backend, strategy.spec, market, values, threads);
 
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
-                 make_account_config(strategy.spec.account, market), &series};
+                 make_account_config(account, market), &series};
     std::uint64_t cells_per_combination =
         static_cast<std::uint64_t>(market.n_bars()) * static_cast<std::uint64_t>(market.n_symbols());
     std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations, market "
@@ -99,6 +103,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     summary.cells = outcome.combinations * cells_per_combination;
     summary.seconds = outcome.seconds;
     summary.rank_by = rank_by;
+    summary.account = account;
     write_results_csv(output + ".csv", strategy.spec, space, outcome.top);
     write_results_json(output + ".json", summary, strategy.spec, space, outcome.top);
 
@@ -109,10 +114,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
     std::cout << "results (" << outcome.top.size() << " rows ranked by " << rank_by << "): " << output << ".csv, "
               << output << ".json\n";
     if (!outcome.top.empty()) {
-        std::cout << "replay the best: btforge replay --strategy " << strategy.spec.name
-                  << (strategy_choice.spec_file.empty() ? "" : " --spec " + strategy_choice.spec_file)
-                  << (strategy_choice.grid_file.empty() ? "" : " --grid " + strategy_choice.grid_file)
-                  << " --combination " << outcome.top.front().combination_id << " [same market options]\n";
+        std::cout << "replay the best: btforge replay" << strategy_arguments(strategy_choice)
+                  << account_arguments(account_choice) << " --combination " << outcome.top.front().combination_id
+                  << " [same market options]\n";
     }
     return kExitOk;
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/io/atomic_file.h"
+#include "host/spec/account_settings.h"
 #include "host/spec/assignments.h"
 #include "host/spec/number_format.h"
 
@@ -77,6 +78,9 @@ void write_results_json(const std::filesystem::path& path, const RunSummary& sum
     doc["seconds"] = summary.seconds;
     doc["cells_per_second"] = summary.seconds > 0 ? static_cast<double>(summary.cells) / summary.seconds : 0.0;
     doc["rank_by"] = summary.rank_by;
+    nlohmann::ordered_json account;
+    for (const AccountSetting& setting : account_settings()) account[std::string(setting.key)] = summary.account.*(setting.field);
+    doc["account"] = account;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     std::size_t rank = 1;
     for (const ResultRow& row : ranked) {

@@ -24,6 +24,7 @@ struct RunSummary {
     std::uint64_t cells = 0;  // bars x symbols x combinations
     double seconds = 0.0;
     std::string rank_by;
+    AccountSpec account;  // the values the run used (Note [Account settings])
 };
 
 // Rows are written in the order given (best first); rank is 1-based.

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "host/cli/account_options.h"
 #include "host/cli/backend_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
@@ -72,6 +73,7 @@ std::string write_chunk_timeline(const std::string& path, const std::vector<cuda
 
 int run_bench_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
+    AccountChoice account_choice;
     BackendChoice backend_choice;
     SyntheticMarketOptions market_options;
     market_options.n_bars = 100'000;
@@ -99,7 +101,7 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: all hardware threads)")
         ("chunk-timeline", po::value(&timeline_file)->value_name("CSV"),
          "cuda: write each launch of the backend's run (device, first, count, start_s, stop_s) to CSV");
-    options.add(backend_options(backend_choice, "cpu|emu|cuda", "cpu"));
+    options.add(backend_options(backend_choice, "cpu|emu|cuda", "cpu")).add(account_options(account_choice));
     if (!parse_command_line(args,
                             "Usage: btforge bench [options]\n"
                             "Times sweeps on a fixed synthetic workload: the CPU reference on 1 thread and on all,\n"
@@ -115,6 +117,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     LoadedStrategy strategy = load_strategy(strategy_choice);
     Grid grid = load_grid(strategy_choice, strategy.spec, workload == "large" ? "bench_large" : "bench");
     CombinationSpace space(strategy.spec, grid);
+    const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);
     ResolvedBackend backend;
     if (backend_choice.name != "cpu") backend = resolve_backend(backend_choice, strategy.spec.name, threads);
 
@@ -123,7 +126,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
     SeriesCache series = SeriesCache::build(strategy.spec, market, values, threads);
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
-                 make_account_config(strategy.spec.account, market), &series};
+                 make_account_config(account, market), &series};
     // A backend that computes its own series starts from the plan, inside
     // its end-to-end time (Note [Series on the device]); the cpu backend
     // (--backend auto without a GPU) takes the reference's.
@@ -136,6 +139,7 @@ int run_bench_command(const std::vector<std::string>& args) {
         cpu_max_combinations == 0 ? combinations : std::min(combinations, cpu_max_combinations);
     double cells_per_combination = static_cast<double>(market.n_bars()) * market.n_symbols();
     std::cout << "btforge bench: strategy " << strategy.spec.name << ", grid " << grid.origin << "\n"
+              << "account: " << describe_account(account) << "\n"
               << "workload: " << market.n_symbols() << " symbols x " << market.n_bars() << " bars x " << combinations
               << " combinations = " << cells_per_combination * static_cast<double>(combinations) << " cells"
               << (cpu_combinations != combinations

@@ -16,14 +16,19 @@ namespace po = boost::program_options;
 
 namespace {
 
+// Each indicator with its parameters and outputs, then the inputs it reads
+// and its SPEC §5 semantics, both from the registry.
 std::string catalog_text() {
-    std::string text = "Indicators (SPEC §5, TA-Lib semantics):\n";
+    std::string text = "Indicators (SPEC §5, TA-Lib semantics; values before the lookback are NaN):\n";
     for (const IndicatorDescriptor& d : indicator_catalog()) {
         text += "  " + std::string(d.name) + "(";
         for (std::size_t i = 0; i < d.params.size(); ++i) text += (i ? ", " : "") + std::string(d.params[i].name);
         text += ") -> ";
         for (std::size_t i = 0; i < d.outputs.size(); ++i) text += (i ? ", " : "") + std::string(d.outputs[i]);
-        text += "\n";
+        text += "\n      reads ";
+        for (std::size_t i = 0; i < d.inputs.size(); ++i) text += (i ? ", " : "") + std::string(price_input_name(d.inputs[i]));
+        if (d.cross_symbol) text += " of every symbol";
+        text += "; " + std::string(d.semantics) + "\n";
     }
     return text;
 }
@@ -43,7 +48,8 @@ int run_indicators_command(const std::vector<std::string>& args) {
         ("param,p", po::value(&assignments)->composing()->value_name("NAME=VALUE"),
          "indicator parameter (repeatable), e.g. --param period=14")
         ("output,o", po::value(&output)->default_value(output), "CSV: time, symbol, one column per output")
-        ("list", po::bool_switch(&list), "list the indicators and their parameters");
+        ("list", po::bool_switch(&list),
+         "list the indicators: parameters, outputs, the prices each reads, lookback and meaning");
     options.add(indicator).add(market_options(market_choice));
     if (!parse_command_line(args,
                             "Usage: btforge indicators --name NAME --param NAME=VALUE... [options]\n"

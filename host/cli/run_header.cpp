@@ -1,5 +1,6 @@
 #include "host/cli/run_header.h"
 
+#include "host/cli/account_options.h"
 #include "host/data/timestamp_parse.h"
 #include "host/spec/number_format.h"
 
@@ -17,18 +18,16 @@ std::string time_span(const Market& market) {
     }
 }
 
-std::string rate_text(double rate) { return format_significant(rate) + " (" + format_significant(rate * 100.0) + "%)"; }
-
 }  // namespace
 
-RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountConfig& account) {
+RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountSpec& account) {
     RunAssumptions a;
     a.market = market.description + time_span(market.market);
     a.timestamps = market.timestamp_note;
     a.funding = market.funding_note;
-    a.account = "initial equity " + format_significant(account.initial_equity, 15) + ", maker fee " +
-                rate_text(account.maker_fee) + ", taker fee " + rate_text(account.taker_fee) + ", slippage " +
-                rate_text(account.slippage) + " of the price on taker fills";
+    // Fees are fractions of the notional; slippage a fraction of the price,
+    // against the trader, on taker fills.
+    a.account = describe_account(account);
     return a;
 }
 

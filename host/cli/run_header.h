@@ -4,7 +4,7 @@
 #include <string>
 
 #include "host/cli/market_options.h"
-#include "reference/accounting/fee_model.h"
+#include "host/spec/strategy_spec.h"
 
 namespace btforge {
 
@@ -24,7 +24,7 @@ struct RunAssumptions {
     std::string account;
 };
 
-RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountConfig& account);
+RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountSpec& account);
 
 // "  market:   ...\n  funding:  ...\n  account:  ...\n"
 std::string format_assumptions(const RunAssumptions& assumptions);

@@ -18,13 +18,29 @@ po::options_description strategy_options(StrategyChoice& c, bool with_grid) {
         ("strategy", po::value(&c.strategy)->default_value(c.strategy), "strategy built into this binary")
         ("spec", po::value(&c.spec_file)->value_name("JSON"), "strategy spec file (default: the embedded one)");
     if (with_grid) {
-        options.add_options()("grid", po::value(&c.grid_file)->value_name("JSON"),
-                              "grid file (default: the strategy's embedded quickstart grid)");
+        options.add_options()
+            ("grid", po::value(&c.grid_file)->value_name("JSON"),
+             "grid file (default: the strategy's embedded quickstart grid, or the --param axes alone)")
+            ("param", po::value(&c.param_options)->composing()->value_name("NAME=VALUES"),
+             "a grid axis (repeatable): NAME=V, NAME=A,B,C, NAME=START:STOP:STEP (stop inclusive) or "
+             "NAME=log:START:STOP:NUM; replaces that parameter's axis of --grid; without --grid the other "
+             "parameters keep their defaults");
     }
     return options;
 }
 
 namespace {
+
+// `word` as one shell word: unchanged when it holds only characters that no
+// shell treats specially, else in single quotes.
+std::string shell_word(const std::string& word) {
+    constexpr std::string_view kPlain =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%";
+    if (!word.empty() && word.find_first_not_of(kPlain) == std::string::npos) return word;
+    std::string quoted = "'";
+    for (char ch : word) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return quoted + "'";
+}
 
 std::string read_text_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -62,12 +78,25 @@ LoadedStrategy load_strategy(const StrategyChoice& c) {
 }
 
 Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_view purpose) {
-    if (!c.grid_file.empty()) return parse_grid(read_text_file(c.grid_file), c.grid_file, spec);
+    try {
+        if (!c.grid_file.empty()) return parse_grid(read_text_file(c.grid_file), c.grid_file, spec, c.param_options);
+        if (!c.param_options.empty()) return grid_from_param_options(spec, c.param_options);
+    } catch (const ParamOptionSyntaxError& e) {
+        throw po::error(e.what());
+    }
     for (std::string_view kind : {purpose, std::string_view("quickstart")}) {
         std::string file = "grids/" + spec.name + "_" + std::string(kind) + ".json";
         if (auto content = embedded_spec_file(file)) return parse_grid(*content, "<embedded spec/" + file + ">", spec);
     }
     return default_grid(spec);
+}
+
+std::string strategy_arguments(const StrategyChoice& c) {
+    std::string text = " --strategy " + shell_word(c.strategy);
+    if (!c.spec_file.empty()) text += " --spec " + shell_word(c.spec_file);
+    if (!c.grid_file.empty()) text += " --grid " + shell_word(c.grid_file);
+    for (const std::string& option : c.param_options) text += " --param " + shell_word(option);
+    return text;
 }
 
 }  // namespace btforge

@@ -14,14 +14,21 @@ namespace btforge {
 
 // Which strategy, described by which spec, swept over which grid. Without
 // --spec the spec built into the binary is used; without --grid the
-// strategy's embedded quickstart grid (spec/grids/<strategy>_quickstart.json).
+// strategy's embedded quickstart grid (spec/grids/<strategy>_quickstart.json),
+// or, when --param options are given, the spec's defaults with their axes.
 struct StrategyChoice {
     std::string strategy = "default";
     std::string spec_file;
     std::string grid_file;
+    std::vector<std::string> param_options;  // Note [Grid axes on the command line]
 };
 
+// With `with_grid`, also --grid and --param.
 boost::program_options::options_description strategy_options(StrategyChoice& choice, bool with_grid);
+
+// The options that select the same strategy and grid again, for a printed
+// command: " --strategy default --grid g.json --param sl_atr=1,2".
+std::string strategy_arguments(const StrategyChoice& choice);
 
 struct LoadedStrategy {
     StrategySpec spec;
@@ -29,8 +36,10 @@ struct LoadedStrategy {
 };
 
 LoadedStrategy load_strategy(const StrategyChoice& choice);
-// --grid, else the embedded spec/grids/<strategy>_<purpose>.json, else the
-// strategy's quickstart grid, else the single combination of defaults.
+// --grid (with the --param axes), else the --param axes alone, else the
+// embedded spec/grids/<strategy>_<purpose>.json, else the strategy's
+// quickstart grid, else the single combination of defaults. A --param text
+// that forms no grid value is a usage error (boost::program_options::error).
 Grid load_grid(const StrategyChoice& choice, const StrategySpec& spec, std::string_view purpose = "quickstart");
 
 }  // namespace btforge

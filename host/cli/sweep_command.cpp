@@ -4,6 +4,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "host/cli/account_options.h"
 #include "host/cli/backend_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
@@ -31,6 +32,7 @@ constexpr std::size_t kMaxTopRows = 1'000'000;
 
 int run_sweep_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
+    AccountChoice account_choice;
     MarketChoice market_choice;
     std::string rank_by = "sharpe";
     long long top_n = 20;
@@ -50,6 +52,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     options.add(sweep)
         .add(backend_options(backend_choice, "auto|cpu|emu|cuda", "auto"))
         .add(strategy_options(strategy_choice, true))
+        .add(account_options(account_choice))
         .add(market_options(market_choice));
     if (!parse_command_line(args, "Usage: btforge sweep [options]\nRuns every combination of a grid and ranks them.",
                             options)) {
@@ -82,6 +85,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     ResolvedBackend backend = resolve_backend(backend_choice, strategy.spec.name, threads);
     Grid grid = load_grid(strategy_choice, strategy.spec);
     CombinationSpace space(strategy.spec, grid);
+    const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);
     LoadedMarket loaded = load_market(market_choice);
     const Market& market = loaded.market;
 
@@ -90,11 +94,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
     SeriesCache series = series_for_backend(backend, strategy.spec, market, values, threads);
 
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
-                 make_account_config(strategy.spec.account, market), &series};
+                 make_account_config(account, market), &series};
     std::uint64_t cells_per_combination =
         static_cast<std::uint64_t>(market.n_bars()) * static_cast<std::uint64_t>(market.n_symbols());
     // Note [Run header]
-    const RunAssumptions assumptions = describe_assumptions(loaded, job.account);
+    const RunAssumptions assumptions = describe_assumptions(loaded, account);
     std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations of "
               << grid.origin << "\n"
               << format_assumptions(assumptions) << "  series:     " << describe_series(series, threads) << "\n";
@@ -143,13 +147,13 @@ int run_sweep_command(const std::vector<std::string>& args) {
     summary.market = assumptions.market;
     summary.timestamps = assumptions.timestamps;
     summary.funding = assumptions.funding;
-    summary.account = assumptions.account;
     summary.backend = backend_description;
     summary.combinations = outcome.combinations;
     summary.invalid_rows = outcome.invalid_rows;
     summary.cells = outcome.combinations * cells_per_combination;
     summary.seconds = outcome.seconds;
     summary.rank_by = rank_by;
+    summary.account = account;
     const RowsInMemory top_rows(outcome.top);
     if (spool) spool->rank();
     const RankedRows& written = spool ? static_cast<const RankedRows&>(*spool) : top_rows;
@@ -170,10 +174,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
     std::cout << "results (" << written.size() << " rows ranked by " << rank_by << "): " << output << ".csv, "
               << output << ".json\n";
     if (!outcome.top.empty()) {
-        std::cout << "replay the best: btforge replay --strategy " << strategy.spec.name
-                  << (strategy_choice.spec_file.empty() ? "" : " --spec " + strategy_choice.spec_file)
-                  << (strategy_choice.grid_file.empty() ? "" : " --grid " + strategy_choice.grid_file)
-                  << " --combination " << outcome.top.front().combination_id << " [same market options]\n";
+        std::cout << "replay the best: btforge replay" << strategy_arguments(strategy_choice)
+                  << account_arguments(account_choice) << " --combination " << outcome.top.front().combination_id
+                  << " [same market options]\n";
     }
     return kExitOk;
 }

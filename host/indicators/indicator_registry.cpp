@@ -49,45 +49,65 @@ std::vector<IndicatorDescriptor> build_catalog() {
     const IndicatorParam period1{"period", true, 1};
     const IndicatorParam period2{"period", true, 2};
     std::vector<IndicatorDescriptor> c;
-    c.push_back({"SMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return sma_lookback(p(a, 0)); }});
-    c.push_back({"EMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return ema_lookback(p(a, 0)); }});
-    c.push_back({"WMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return wma_lookback(p(a, 0)); }});
-    c.push_back({"KAMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return kama_lookback(p(a, 0)); }});
-    c.push_back({"RSI", {period2}, {"value"}, {kClose}, false, [](Params a) { return rsi_lookback(p(a, 0)); }});
+    c.push_back({"SMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return sma_lookback(p(a, 0)); },
+                 "lookback period-1; the mean of the last period values"});
+    c.push_back({"EMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return ema_lookback(p(a, 0)); },
+                 "lookback period-1; seeded by the mean of the first period values, then prev + (x - prev) * 2/(period+1)"});
+    c.push_back({"WMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return wma_lookback(p(a, 0)); },
+                 "lookback period-1; weights 1..period over the last period values, the current bar heaviest"});
+    c.push_back({"KAMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return kama_lookback(p(a, 0)); },
+                 "lookback period; Kaufman's efficiency ratio over period bars sets the smoothing; seeded by the value of the bar before its first output"});
+    c.push_back({"RSI", {period2}, {"value"}, {kClose}, false, [](Params a) { return rsi_lookback(p(a, 0)); },
+                 "lookback period; Wilder averages of the gains and losses; 100*g/(g+l), 0 when both are 0"});
     c.push_back({"MACD",
                  {{"fast", true, 2}, {"slow", true, 2}, {"signal", true, 1}},
                  {"macd", "signal", "hist"},
                  {kClose},
                  false,
-                 [](Params a) { return macd_lookback(p(a, 0), p(a, 1), p(a, 2)); }});
+                 [](Params a) { return macd_lookback(p(a, 0), p(a, 1), p(a, 2)); },
+                 "lookback slow-1 + signal-1; macd = EMA(fast) - EMA(slow), signal = EMA(signal) of macd, hist = macd - signal"});
     c.push_back({"BBANDS",
                  {period2, {"k", false, 0}},
                  {"upper", "middle", "lower"},
                  {kClose},
                  false,
-                 [](Params a) { return bbands_lookback(p(a, 0)); }});
-    c.push_back({"ATR", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return atr_lookback(p(a, 0)); }});
+                 [](Params a) { return bbands_lookback(p(a, 0)); },
+                 "lookback period-1; middle = SMA(period), upper/lower = middle +- k * population standard deviation"});
+    c.push_back({"ATR", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return atr_lookback(p(a, 0)); },
+                 "lookback period; true range (needs the previous close) from bar 1, Wilder average"});
     c.push_back(
-        {"PLUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return plus_di_lookback(p(a, 0)); }});
+        {"PLUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return plus_di_lookback(p(a, 0)); },
+                 "lookback period; 100 * Wilder sum of +DM / Wilder sum of true range"});
     c.push_back(
-        {"MINUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return minus_di_lookback(p(a, 0)); }});
-    c.push_back({"ADX", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return adx_lookback(p(a, 0)); }});
+        {"MINUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return minus_di_lookback(p(a, 0)); },
+                 "lookback period; 100 * Wilder sum of -DM / Wilder sum of true range"});
+    c.push_back({"ADX", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return adx_lookback(p(a, 0)); },
+                 "lookback 2*period-1; Wilder average of DX = 100*|+DI - -DI|/(+DI + -DI)"});
     c.push_back({"STOCH",
                  {{"fastk", true, 1}, {"slowk", true, 1}, {"slowd", true, 1}},
                  {"slowk", "slowd"},
                  {kHigh, kLow, kClose},
                  false,
-                 [](Params a) { return stoch_lookback(p(a, 0), p(a, 1), p(a, 2)); }});
-    c.push_back({"CCI", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return cci_lookback(p(a, 0)); }});
+                 [](Params a) { return stoch_lookback(p(a, 0), p(a, 1), p(a, 2)); },
+                 "lookback fastk-1 + slowk-1 + slowd-1; fastK = 100*(close - lowest low)/(highest high - lowest low) over the last fastk bars, the current bar included (0 when the range is 0); slowk = SMA(slowk) of fastK, slowd = SMA(slowd) of slowk"});
+    c.push_back({"CCI", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return cci_lookback(p(a, 0)); },
+                 "lookback period-1; (typical price - its mean)/(0.015 * mean deviation) over the last period bars, typical price = (high+low+close)/3"});
     c.push_back(
-        {"MFI", {period2}, {"value"}, {kHigh, kLow, kClose, kVolume}, false, [](Params a) { return mfi_lookback(p(a, 0)); }});
-    c.push_back({"OBV", {}, {"value"}, {kClose, kVolume}, false, [](Params) { return obv_lookback(); }});
+        {"MFI", {period2}, {"value"}, {kHigh, kLow, kClose, kVolume}, false, [](Params a) { return mfi_lookback(p(a, 0)); },
+                 "lookback period; money flow = typical price * volume, signed by the typical price's change; 100*pos/(pos+neg)"});
+    c.push_back({"OBV", {}, {"value"}, {kClose, kVolume}, false, [](Params) { return obv_lookback(); },
+                 "lookback 0; starts at the first volume, then adds the volume on an up close and subtracts it on a down close"});
     c.push_back(
-        {"WILLR", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return willr_lookback(p(a, 0)); }});
-    c.push_back({"ROC", {period1}, {"value"}, {kClose}, false, [](Params a) { return roc_lookback(p(a, 0)); }});
-    c.push_back({"MAX", {period2}, {"value"}, {kHigh}, false, [](Params a) { return max_lookback(p(a, 0)); }});
-    c.push_back({"MIN", {period2}, {"value"}, {kLow}, false, [](Params a) { return min_lookback(p(a, 0)); }});
-    c.push_back({"BREADTH", {period1}, {"value"}, {kClose}, true, [](Params a) { return breadth_lookback(p(a, 0)); }});
+        {"WILLR", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return willr_lookback(p(a, 0)); },
+                 "lookback period-1; -100*(highest high - close)/(highest high - lowest low) over the last period bars, the current bar included (0 when the range is 0)"});
+    c.push_back({"ROC", {period1}, {"value"}, {kClose}, false, [](Params a) { return roc_lookback(p(a, 0)); },
+                 "lookback period; (x / x period bars ago - 1) * 100"});
+    c.push_back({"MAX", {period2}, {"value"}, {kHigh}, false, [](Params a) { return max_lookback(p(a, 0)); },
+                 "lookback period-1; the highest high of the last period bars, the current bar included (Donchian upper band)"});
+    c.push_back({"MIN", {period2}, {"value"}, {kLow}, false, [](Params a) { return min_lookback(p(a, 0)); },
+                 "lookback period-1; the lowest low of the last period bars, the current bar included (Donchian lower band)"});
+    c.push_back({"BREADTH", {period1}, {"value"}, {kClose}, true, [](Params a) { return breadth_lookback(p(a, 0)); },
+                 "lookback period-1; per bar, the fraction of the tradable symbols whose close is above its EMA(period): one series for the whole market"});
     return c;
 }
 

@@ -39,6 +39,10 @@ struct IndicatorDescriptor {
     std::vector<PriceInput> inputs;
     bool cross_symbol;                      // BREADTH: needs the whole market
     int (*lookback)(std::span<const double> params);  // params already validated
+    // SPEC §5 in words, for `btforge indicators --list`: "lookback <the
+    // lookback as a formula of the params>; what a value is" (which bars it
+    // covers, whether the current bar is among them).
+    std::string_view semantics;
 };
 
 std::span<const IndicatorDescriptor> indicator_catalog();

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/spec/account_settings.h"
 #include "host/spec/assignments.h"
 #include "host/spec/number_format.h"
 
@@ -131,7 +132,9 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["market"] = summary.market;
     if (!summary.timestamps.empty()) head["timestamps"] = summary.timestamps;
     head["funding"] = summary.funding;
-    head["account"] = summary.account;
+    nlohmann::ordered_json account;  // the values the run used (Note [Account settings])
+    for (const AccountSetting& setting : account_settings()) account[std::string(setting.key)] = summary.account.*(setting.field);
+    head["account"] = account;
     head["backend"] = summary.backend;
     head["combinations"] = summary.combinations;
     head["invalid_rows"] = summary.invalid_rows;

@@ -23,13 +23,13 @@ struct RunSummary {
     std::string market;   // e.g. "synthetic (seed 42, 60-minute bars): 4 symbols x 17520 bars, ..." or the CSV
     std::string timestamps;
     std::string funding;
-    std::string account;
     std::string backend;  // e.g. "cpu (2 threads)"
     std::uint64_t combinations = 0;
     std::uint64_t invalid_rows = 0;  // Note [Rows with non-finite metrics]
     std::uint64_t cells = 0;  // bars x symbols x combinations
     double seconds = 0.0;
     std::string rank_by;
+    AccountSpec account;  // the values the run used (Note [Account settings])
 };
 
 // Rows are written in rank order (best first); rank is 1-based. Every row

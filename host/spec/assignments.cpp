@@ -19,13 +19,6 @@ std::string_view trim(std::string_view text) {
     return text.substr(first, last - first + 1);
 }
 
-std::optional<double> parse_number(std::string_view text) {
-    double value = 0.0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
-    return value;
-}
-
 [[noreturn]] void reject(const std::string& origin, const std::string& expected, std::string_view text) {
     throw SpecError(origin, "", "expected " + expected + ", got \"" + std::string(text) + "\"");
 }
@@ -41,7 +34,7 @@ double parse_assigned_value(const ParameterSpec& p, std::string_view text, const
         if (text == "false" || text == "0") return 0.0;
         reject(origin, "true, false, 0 or 1 (" + p.name + " is a bool)", text);
     }
-    const auto value = parse_number(text);
+    const auto value = parse_finite_number(text);
     if (p.type == ParameterType::Int) {
         if (!value || std::floor(*value) != *value || *value < p.min || *value > p.max)
             reject(origin, "an integer within " + bounds + " (" + p.name + " is an int)", text);
@@ -52,6 +45,19 @@ double parse_assigned_value(const ParameterSpec& p, std::string_view text, const
 }
 
 }  // namespace
+
+std::optional<std::pair<std::string_view, std::string_view>> split_assignment(std::string_view text) {
+    const auto equals = text.find('=');
+    if (equals == std::string_view::npos) return std::nullopt;
+    return std::pair{trim(text.substr(0, equals)), trim(text.substr(equals + 1))};
+}
+
+std::optional<double> parse_finite_number(std::string_view text) {
+    double value = 0.0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+    return value;
+}
 
 std::string format_parameter_value(const ParameterSpec& parameter, double value) {
     switch (parameter.type) {
@@ -93,10 +99,9 @@ std::vector<double> values_from_assignments(const StrategySpec& spec, std::span<
 
     for (const auto& assignment : assignments) {
         const std::string origin = "parameter assignment '" + assignment + "'";
-        const auto equals = assignment.find('=');
-        if (equals == std::string::npos) throw SpecError(origin, "", "expected name=value, got no '='");
-        const std::string_view name = trim(std::string_view(assignment).substr(0, equals));
-        const std::string_view text = trim(std::string_view(assignment).substr(equals + 1));
+        const auto split = split_assignment(assignment);
+        if (!split) throw SpecError(origin, "", "expected name=value, got no '='");
+        const auto [name, text] = *split;
         const auto index = spec.parameter_index(name);
         if (!index) {
             std::string names;

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +26,14 @@ std::vector<std::string> combination_assignments(const StrategySpec& spec, std::
 // The assignments joined by `separator`.
 std::string describe_combination(const StrategySpec& spec, std::span<const double> values_in_spec_order,
                                  std::string_view separator = " ");
+
+// "name=value" split at its first '=', each side without surrounding blanks;
+// nothing when there is no '='. (--set and --param options.)
+std::optional<std::pair<std::string_view, std::string_view>> split_assignment(std::string_view text);
+
+// A finite number written in full ("2.5", "1e-3", "-4"); nothing for any
+// other text, "nan" and "inf" included.
+std::optional<double> parse_finite_number(std::string_view text);
 
 // Starts from the spec's defaults and applies each "name=value" in turn.
 // Throws SpecError for a missing '=', an unknown or repeated name, a value of

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "host/spec/assignments.h"
 #include "host/spec/combination_space.h"
 #include "host/spec/json_input.h"
 #include "host/spec/number_format.h"
@@ -169,13 +170,111 @@ std::vector<double> parse_axis(const JsonNode& node, const ParameterSpec& p) {
     return parse_log_range(*node.find("log_range"), p);
 }
 
+std::string parameter_names(const StrategySpec& spec) {
+    std::string names;
+    for (const auto& p : spec.parameters) names += (names.empty() ? "" : ", ") + p.name;
+    return names;
+}
+
+// The size of the grid's space; the grid is refused when it exceeds 2^63.
+std::uint64_t checked_space_size(const Grid& grid, const std::string& origin, const std::string& json_pointer) {
+    const auto full_size = combination_space_size(grid);
+    if (!full_size)
+        throw SpecError(origin, json_pointer,
+                        "expected a combination space of at most 2^63 combinations, got more (the product of the "
+                        "numbers of values overflows)");
+    return *full_size;
+}
+
+// Note [Grid axes on the command line]: the JSON value that the text after
+// "NAME=" stands for. `option` ("--param NAME=TEXT") names the errors.
+nlohmann::json param_option_value(std::string_view text, const std::string& option) {
+    auto syntax_error = [&](std::string_view expected, std::string_view got) {
+        return ParamOptionSyntaxError(option + ": expected " + std::string(expected) + ", got \"" + std::string(got) + "\"");
+    };
+    auto scalar = [&](std::string_view piece) -> nlohmann::json {
+        if (piece == "true") return true;
+        if (piece == "false") return false;
+        const auto value = parse_finite_number(piece);
+        if (!value) throw syntax_error("a number, true or false", piece);
+        // Whole numbers as the JSON integers a file's parser would make
+        // (unsigned when not negative), so that they read the same and an
+        // error quotes "5", not "5.0".
+        if (std::floor(*value) == *value && std::fabs(*value) < 0x1p53) {
+            if (*value >= 0.0) return static_cast<std::uint64_t>(*value);
+            return static_cast<std::int64_t>(*value);
+        }
+        return *value;
+    };
+    auto pieces = [&](std::string_view list, char separator, std::size_t count, std::string_view form) {
+        std::vector<nlohmann::json> out;
+        for (std::size_t begin = 0;;) {
+            const std::size_t end = std::min(list.find(separator, begin), list.size());
+            const std::string_view piece = list.substr(begin, end - begin);
+            const auto first = piece.find_first_not_of(" \t");
+            if (first == std::string_view::npos) throw syntax_error(form, text);
+            out.push_back(scalar(piece.substr(first, piece.find_last_not_of(" \t") - first + 1)));
+            if (end == list.size()) break;
+            begin = end + 1;
+        }
+        if (count != 0 && out.size() != count) throw syntax_error(form, text);
+        return out;
+    };
+    constexpr std::string_view kLogPrefix = "log:";
+    if (text.substr(0, kLogPrefix.size()) == kLogPrefix) {
+        const auto p = pieces(text.substr(kLogPrefix.size()), ':', 3, "log:START:STOP:NUM");
+        return {{"log_range", {{"start", p[0]}, {"stop", p[1]}, {"num", p[2]}}}};
+    }
+    if (text.find(':') != std::string_view::npos) {
+        const auto p = pieces(text, ':', 3, "START:STOP:STEP");
+        return {{"range", {{"start", p[0]}, {"stop", p[1]}, {"step", p[2]}}}};
+    }
+    if (text.find(',') != std::string_view::npos) return {{"values", pieces(text, ',', 0, "values A,B,C")}};
+    return scalar(text);
+}
+
+// Replaces the axis of each option's parameter (Note [Grid axes on the
+// command line]).
+void apply_param_options(Grid& grid, const StrategySpec& spec, std::span<const std::string> param_options) {
+    std::vector<bool> given(spec.parameters.size(), false);
+    for (const std::string& text : param_options) {
+        const std::string option = "--param " + text;
+        const auto split = split_assignment(text);
+        if (!split || split->first.empty() || split->second.empty())
+            throw ParamOptionSyntaxError(option +
+                                         ": expected NAME=V, NAME=A,B,C, NAME=START:STOP:STEP or NAME=log:START:STOP:NUM");
+        const auto [name, value_text] = *split;
+        const auto index = spec.parameter_index(name);
+        if (!index)
+            throw SpecError(option, "",
+                            "expected a parameter of strategy " + spec.name + " (" + parameter_names(spec) + "), got \"" +
+                                std::string(name) + "\"");
+        if (given[*index])
+            throw SpecError(option, "", "expected one --param per parameter, got " + std::string(name) + " again");
+        given[*index] = true;
+        const nlohmann::json value = param_option_value(value_text, option);
+        grid.axes[*index].values = parse_axis(JsonNode(value, "", option), spec.parameters[*index]);
+        grid.axes[*index].json_path.clear();
+    }
+}
+
+// "<base> with --param a=1 --param b=2,3", or `base` without options.
+std::string origin_with_param_options(std::string base, std::span<const std::string> param_options) {
+    for (std::size_t i = 0; i < param_options.size(); ++i) {
+        base += i == 0 ? (base.empty() ? "--param " : " with --param ") : " --param ";
+        base += param_options[i];
+    }
+    return base;
+}
+
 }  // namespace
 
-Grid parse_grid(std::string_view json_text, std::string origin, const StrategySpec& spec) {
+Grid parse_grid(std::string_view json_text, std::string origin, const StrategySpec& spec,
+                std::span<const std::string> param_options) {
     const nlohmann::json document = spec_detail::parse_json_document(json_text, origin);
     const JsonNode root(document, "", origin);
     root.expect_object("a grid object");
-    root.allow_only_keys({"strategy", "parameters", "random"});
+    root.allow_only_keys({"strategy", "parameters", "random", "account"});
 
     Grid grid = default_grid(spec);
     const JsonNode strategy = root.require("strategy");
@@ -187,21 +286,16 @@ Grid parse_grid(std::string_view json_text, std::string origin, const StrategySp
         for (const auto& [name, value] : params->json().items()) {
             const JsonNode node(value, spec_detail::json_pointer_child(params->pointer(), name), origin);
             const auto index = spec.parameter_index(name);
-            if (!index) {
-                std::string names;
-                for (const auto& p : spec.parameters) names += (names.empty() ? "" : ", ") + p.name;
-                node.fail("a parameter of strategy " + spec.name + " (" + names + ")", "unknown key \"" + name + "\"");
-            }
+            if (!index)
+                node.fail("a parameter of strategy " + spec.name + " (" + parameter_names(spec) + ")",
+                          "unknown key \"" + name + "\"");
             grid.axes[*index].values = parse_axis(node, spec.parameters[*index]);
             grid.axes[*index].json_path = node.pointer();
         }
     }
+    apply_param_options(grid, spec, param_options);
 
-    const auto full_size = combination_space_size(grid);
-    if (!full_size)
-        throw SpecError(origin, "/parameters",
-                        "expected a combination space of at most 2^63 combinations, got more (the product of the "
-                        "numbers of values overflows)");
+    const std::uint64_t full_size = checked_space_size(grid, origin, "/parameters");
 
     if (auto random = root.find("random")) {
         random->expect_object("an object with count and seed");
@@ -211,13 +305,16 @@ Grid parse_grid(std::string_view json_text, std::string origin, const StrategySp
         RandomSampling sampling;
         sampling.count = count.as_unsigned("an integer >= 1");
         if (sampling.count == 0) count.fail("an integer >= 1");
-        if (sampling.count > *full_size)
-            count.fail("at most " + std::to_string(*full_size) + " (the size of the grid's combination space)");
+        if (sampling.count > full_size)
+            count.fail("at most " + std::to_string(full_size) + " (the size of the grid's combination space)");
         sampling.seed = seed.as_unsigned();
         grid.random = sampling;
     }
 
-    grid.origin = std::move(origin);
+    // Note [Account settings]
+    if (auto account = root.find("account")) grid.account = spec_detail::parse_account_block(*account);
+
+    grid.origin = origin_with_param_options(std::move(origin), param_options);
     return grid;
 }
 
@@ -228,6 +325,14 @@ Grid default_grid(const StrategySpec& spec) {
     grid.axes.reserve(spec.parameters.size());
     for (std::size_t i = 0; i < spec.parameters.size(); ++i)
         grid.axes.push_back(GridAxis{i, {spec.parameters[i].default_value}, ""});
+    return grid;
+}
+
+Grid grid_from_param_options(const StrategySpec& spec, std::span<const std::string> param_options) {
+    Grid grid = default_grid(spec);
+    apply_param_options(grid, spec, param_options);
+    if (!param_options.empty()) grid.origin = origin_with_param_options("", param_options);
+    checked_space_size(grid, grid.origin, "");
     return grid;
 }
 

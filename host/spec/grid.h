@@ -3,10 +3,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "host/spec/account_settings.h"
 #include "host/spec/spec_error.h"
 #include "host/spec/strategy_spec.h"
 
@@ -18,7 +21,7 @@ namespace btforge {
 struct GridAxis {
     std::size_t parameter = 0;  // index into StrategySpec::parameters
     std::vector<double> values;  // never empty
-    std::string json_path;       // e.g. "/parameters/ema_fast"; empty when the spec default fills in
+    std::string json_path;       // e.g. "/parameters/ema_fast"; empty when the spec default or a --param fills in
 };
 
 // Draw `count` distinct combinations uniformly from the grid's full space
@@ -34,7 +37,8 @@ struct Grid {
     std::string strategy;         // equals the spec's name
     std::vector<GridAxis> axes;   // one per spec parameter, in spec order
     std::optional<RandomSampling> random;
-    std::string origin;
+    AccountOverrides account;     // the grid's "account" block (Note [Account settings])
+    std::string origin;           // the file, and the --param options when there are some
 };
 
 // A grid file may not list more values than this for one parameter: the
@@ -42,11 +46,35 @@ struct Grid {
 // tiny step is far more likely a typo than a wish for millions of values.
 inline constexpr std::size_t kMaxValuesPerParameter = std::size_t{1} << 24;
 
+// Note [Grid axes on the command line]
+// An option `--param NAME=TEXT` gives one parameter's axis as the grid file's
+// "parameters" object would:
+//   NAME=V                    V (a number; true/false/0/1 for a bool)
+//   NAME=A,B,C                {"values": [A, B, C]}
+//   NAME=START:STOP:STEP      {"range": {"start": START, "stop": STOP, "step": STEP}}
+//   NAME=log:START:STOP:NUM   {"log_range": {"start": START, "stop": STOP, "num": NUM}}
+// The text becomes that JSON value and is read by the grid file's own code,
+// so it obeys the same rules and gives the same values, and a rule it breaks
+// is a SpecError naming the option and the field (exit status 1, as in a
+// file). Only text that forms no such value is a ParamOptionSyntaxError (a
+// usage error). An option replaces the axis the grid file gives its
+// parameter; the random block is checked against the space that results.
+
+class ParamOptionSyntaxError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
 // Throws SpecError ("grid.json: /parameters/ema_slow/range/step: expected a
 // positive number, got 0") on the first problem found.
-Grid parse_grid(std::string_view json_text, std::string origin, const StrategySpec& spec);
+Grid parse_grid(std::string_view json_text, std::string origin, const StrategySpec& spec,
+                std::span<const std::string> param_options = {});
 
 // The one combination made of every parameter's default.
 Grid default_grid(const StrategySpec& spec);
+
+// The defaults with the axes of `param_options` (Note [Grid axes on the
+// command line]), as a grid file listing only those would give.
+Grid grid_from_param_options(const StrategySpec& spec, std::span<const std::string> param_options);
 
 }  // namespace btforge

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "host/spec/account_settings.h"
 #include "host/spec/json_input.h"
 #include "host/spec/number_format.h"
 
@@ -91,26 +92,9 @@ ParameterSpec parse_parameter(const JsonNode& node, const std::vector<ParameterS
     return p;
 }
 
+// Note [Account settings]: the rules live with the settings.
 AccountSpec parse_account(const JsonNode& node) {
-    node.expect_object("an account object");
-    node.allow_only_keys({"initial_equity", "maker_fee", "taker_fee", "slippage"});
-    AccountSpec account;
-    if (auto equity = node.find("initial_equity")) {
-        account.initial_equity = equity->as_number();
-        if (!(account.initial_equity > 0.0)) equity->fail("a positive number");
-    }
-    // Fees and slippage are fractions of notional; 10% or more is a percent
-    // written where a fraction was meant.
-    auto fraction = [&](const char* key, double& out) {
-        if (auto given = node.find(key)) {
-            out = given->as_number();
-            if (!(out >= 0.0 && out < 0.1)) given->fail("a fraction of notional in [0, 0.1)");
-        }
-    };
-    fraction("maker_fee", account.maker_fee);
-    fraction("taker_fee", account.taker_fee);
-    fraction("slippage", account.slippage);
-    return account;
+    return apply_account_overrides(AccountSpec{}, spec_detail::parse_account_block(node));
 }
 
 IndicatorArg parse_argument(const JsonNode& node, const std::string& arg_name, const std::vector<ParameterSpec>& params,

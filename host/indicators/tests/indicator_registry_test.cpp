@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/data/market.h"
@@ -180,5 +182,91 @@ TEST_CASE("BREADTH counts tradable symbols with an EMA, integer counts, replicat
             CAPTURE(t);
             CHECK(same(b[m.index(s, t)], expected[static_cast<std::size_t>(t)]));
         }
+    }
+}
+
+namespace {
+
+// Evaluates the "lookback ..." formula that opens a descriptor's semantics:
+// sums and differences of products of integers and parameter names.
+class LookbackFormula {
+public:
+    LookbackFormula(std::string_view text, const btforge::IndicatorDescriptor& desc, const std::vector<double>& params)
+        : text_(text), desc_(desc), params_(params) {}
+
+    int evaluate() {
+        int value = term();
+        for (skip(); pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'); skip()) {
+            const char op = text_[pos_++];
+            const int rhs = term();
+            value = op == '+' ? value + rhs : value - rhs;
+        }
+        if (pos_ != text_.size()) throw std::invalid_argument("unexpected text in the lookback formula");
+        return value;
+    }
+
+private:
+    void skip() {
+        while (pos_ < text_.size() && text_[pos_] == ' ') ++pos_;
+    }
+    int term() {
+        int value = factor();
+        for (skip(); pos_ < text_.size() && text_[pos_] == '*'; skip()) {
+            ++pos_;
+            value *= factor();
+        }
+        return value;
+    }
+    int factor() {
+        skip();
+        const std::size_t start = pos_;
+        while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) != 0 || text_[pos_] == '_'))
+            ++pos_;
+        const std::string_view word = text_.substr(start, pos_ - start);
+        if (word.empty()) throw std::invalid_argument("a number or a parameter expected in the lookback formula");
+        if (std::isdigit(static_cast<unsigned char>(word[0])) != 0) return std::stoi(std::string(word));
+        for (std::size_t i = 0; i < desc_.params.size(); ++i)
+            if (desc_.params[i].name == word) return static_cast<int>(params_[i]);
+        throw std::invalid_argument("unknown name '" + std::string(word) + "' in the lookback formula");
+    }
+
+    std::string_view text_;
+    const btforge::IndicatorDescriptor& desc_;
+    const std::vector<double>& params_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("each indicator's semantics open with its lookback, which is the registry's lookback function") {
+    // Distinct parameter values, so that a formula naming the wrong parameter
+    // gives another number; MACD's fast below slow, as TA-Lib wants.
+    for (const btforge::IndicatorDescriptor& desc : indicator_catalog()) {
+        CAPTURE(desc.name);
+        const std::string_view semantics = desc.semantics;
+        REQUIRE(semantics.substr(0, 9) == "lookback ");
+        const std::size_t end = semantics.find(';');
+        REQUIRE(end != std::string_view::npos);
+        CHECK(semantics.size() > end + 2);  // something is said after the lookback
+        for (int base : {3, 7}) {
+            std::vector<double> params;
+            for (std::size_t i = 0; i < desc.params.size(); ++i)
+                params.push_back(desc.params[i].integer ? base + 4 * static_cast<int>(i) : 2.0);
+            CAPTURE(base);
+            LookbackFormula formula(semantics.substr(9, end - 9), desc, params);
+            CHECK(formula.evaluate() == desc.lookback(params));
+        }
+    }
+}
+
+TEST_CASE("MAX and MIN say which price they read and that the current bar is included") {
+    for (const char* name : {"MAX", "MIN"}) {
+        const btforge::IndicatorDescriptor* desc = find_indicator(name);
+        REQUIRE(desc != nullptr);
+        REQUIRE(desc->inputs.size() == 1);
+        const std::string_view price = std::string(name) == "MAX" ? "high" : "low";
+        CHECK(btforge::price_input_name(desc->inputs[0]) == price);
+        CHECK(desc->semantics.find(std::string(name) == "MAX" ? "highest high" : "lowest low") != std::string_view::npos);
+        CHECK(desc->semantics.find("the current bar included") != std::string_view::npos);
     }
 }

@@ -136,7 +136,7 @@ TEST_CASE("malformed grids are rejected with their own message and JSON pointer"
         {"strategy mismatch", [](json& j) { j["strategy"] = "other"; }, "/strategy",
          "expected \"default\" (the strategy of spec.json), got \"other\""},
         {"unknown top-level key", [](json& j) { j["params"] = json::object(); }, "/params",
-         "expected one of the keys strategy, parameters, random, got unknown key \"params\""},
+         "expected one of the keys strategy, parameters, random, account, got unknown key \"params\""},
         {"parameters not an object", [](json& j) { j["parameters"] = json::array(); }, "/parameters",
          "expected an object mapping parameter names to values"},
         {"unknown parameter", [](json& j) { j["parameters"]["ema_fsat"] = 3; }, "/parameters/ema_fsat",

@@ -1,0 +1,58 @@
+#include "host/cli/account_options.h"
+
+#include "host/spec/number_format.h"
+
+namespace btforge {
+
+namespace po = boost::program_options;
+
+po::options_description account_options(AccountChoice& c) {
+    po::options_description options("Account (default: the grid's \"account\" block, else the spec's)");
+    for (std::size_t i = 0; i < kAccountSettings; ++i) {
+        const AccountSetting& setting = account_settings()[i];
+        const std::string name(setting.option);
+        const std::string help = std::string(setting.help) + "; " + std::string(setting.rule);
+        options.add_options()(name.c_str(),
+                              po::value<double>()
+                                  ->value_name(i == 0 ? "CASH" : "FRACTION")
+                                  ->notifier([&c, i](double value) { c.overrides.values[i] = value; }),
+                              help.c_str());
+    }
+    return options;
+}
+
+AccountSpec resolve_account(const AccountChoice& c, const StrategySpec& spec, const Grid* grid) {
+    for (std::size_t i = 0; i < kAccountSettings; ++i) {
+        const AccountSetting& setting = account_settings()[i];
+        if (c.overrides.values[i]) check_account_value(setting, *c.overrides.values[i], "--" + std::string(setting.option), "");
+    }
+    AccountSpec account = spec.account;
+    if (grid != nullptr) account = apply_account_overrides(account, grid->account);
+    return apply_account_overrides(account, c.overrides);
+}
+
+std::string account_arguments(const AccountChoice& c) {
+    std::string text;
+    for (std::size_t i = 0; i < kAccountSettings; ++i) {
+        if (!c.overrides.values[i]) continue;
+        text += " --";
+        text += account_settings()[i].option;
+        text += " ";
+        text += format_double(*c.overrides.values[i]);
+    }
+    return text;
+}
+
+std::string describe_account(const AccountSpec& account) {
+    std::string text;
+    for (const AccountSetting& setting : account_settings()) {
+        if (!text.empty()) text += " ";
+        text += setting.key;
+        text += "=";
+        // For people (the header): 0.0002, not 2e-04; the JSON keeps every bit.
+        text += format_significant(account.*(setting.field), 15);
+    }
+    return text;
+}
+
+}  // namespace btforge

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "host/spec/account_settings.h"
+#include "host/spec/grid.h"
+#include "host/spec/strategy_spec.h"
+
+namespace btforge {
+
+// The command line's layer of Note [Account settings]: --initial-equity,
+// --maker-fee, --taker-fee, --slippage.
+struct AccountChoice {
+    AccountOverrides overrides;  // as given; checked by resolve_account
+};
+
+boost::program_options::options_description account_options(AccountChoice& choice);
+
+// The spec's account, overridden by the grid's "account" block (when `grid`
+// is given), overridden by the command line. Throws SpecError naming the
+// option whose value breaks its setting's rule ("--taker-fee: expected a
+// fraction of notional in [0, 0.1), got 0.5").
+AccountSpec resolve_account(const AccountChoice& choice, const StrategySpec& spec, const Grid* grid);
+
+// The given options as a command that repeats the run must carry them:
+// " --initial-equity 5000 --taker-fee 0.001" ("" when none was given).
+std::string account_arguments(const AccountChoice& choice);
+
+// "initial_equity=10000 maker_fee=0.0002 taker_fee=0.0005 slippage=0.0002",
+// the names of the grid's "account" block and of the result JSON, numbers
+// to 15 significant digits (the run header, Note [Run header]).
+std::string describe_account(const AccountSpec& account);
+
+}  // namespace btforge

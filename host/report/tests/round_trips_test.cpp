@@ -1,0 +1,143 @@
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "host/report/round_trips.h"
+
+namespace btforge {
+namespace {
+
+// Two symbols, four bars; symbol 0 opens at 100, symbol 1 at 50; one funding
+// time settles at bars 1 and 3, at a rate of 0.001.
+struct TwoSymbolMarket {
+    std::vector<std::int64_t> timestamps = {0, 3'600'000, 7'200'000, 10'800'000};
+    std::vector<double> open = {100, 100, 100, 100, 50, 50, 50, 50};
+    std::vector<double> rate = std::vector<double>(8, 0.001);
+    std::vector<std::int32_t> events = {0, 1, 0, 1, 0, 1, 0, 1};
+    std::vector<std::uint8_t> tradable = std::vector<std::uint8_t>(8, 1);
+
+    MarketView view() const {
+        MarketView m{};
+        m.n_symbols = 2;
+        m.n_bars = 4;
+        m.timestamp_ms = timestamps.data();
+        m.open = open.data();
+        m.high = open.data();  // not read
+        m.low = open.data();
+        m.close = open.data();
+        m.volume = open.data();
+        m.funding_rate = rate.data();
+        m.funding_events = events.data();
+        m.tradable = tradable.data();
+        return m;
+    }
+};
+
+FillRecord fill(int bar, int symbol, int reason, int dir, int trade, double qty, double price, double fee, double pnl,
+                double cash_after) {
+    return FillRecord{bar, symbol, reason, dir, trade, qty, price, fee, pnl, cash_after};
+}
+
+// Worked by hand from 1000 of cash, in the bar order of Note [Round trips
+// from the fill log]:
+//  bar 0: trade 0 buys 2 of symbol 0 at 100 (fee 0.1): 999.9; trade 1 sells
+//         4 of symbol 1 at 50 (fee 0.1): 999.8.
+//  bar 1: symbol 0 pays 2*100*0.001 = 0.2: 999.6; then half of trade 0 takes
+//         its target at 110 (PnL 10, fee 0.05): 1009.55; symbol 1, short,
+//         receives 4*50*0.001 = 0.2: 1009.75.
+//  bar 3: the rest of trade 0 exits at the open on a signal at 105 (PnL 5,
+//         fee 0.05), before the funding, which it does not pay: 1014.7;
+//         symbol 1 receives 0.2: 1014.9; at the close the end of data buys
+//         trade 1 back at 45 (PnL 20, fee 0.09): 1034.81.
+std::vector<FillRecord> hand_log() {
+    return {
+        fill(0, 0, kEntry, 1, 0, 2, 100, 0.1, 0, 999.9),
+        fill(0, 1, kEntry, -1, 1, 4, 50, 0.1, 0, 999.8),
+        fill(1, 0, kPartialTarget, -1, 0, 1, 110, 0.05, 10, 1009.55),
+        fill(3, 0, kSignalExit, -1, 0, 1, 105, 0.05, 5, 1014.7),
+        fill(3, 1, kEndOfData, 1, 1, 4, 45, 0.09, 20, 1034.81),
+    };
+}
+
+TEST_CASE("round trips of a hand-worked log: averages, fees, funding by trade, net PnL") {
+    const TwoSymbolMarket market;
+    const std::vector<FillRecord> fills = hand_log();
+    const std::vector<RoundTrip> trips = derive_round_trips(market.view(), 1000.0, fills);
+    REQUIRE(trips.size() == 2);
+
+    const RoundTrip& a = trips[0];
+    CHECK(a.trade == 0);
+    CHECK(a.symbol == 0);
+    CHECK(a.side == 1);
+    CHECK(a.entry_bar == 0);
+    CHECK(a.entry_price == 100);
+    CHECK(a.exit_bar == 3);
+    CHECK(a.exit_price == 107.5);  // (1*110 + 1*105) / 2
+    CHECK(a.quantity == 2);
+    CHECK(a.gross_pnl == 15);
+    CHECK(a.fees == 0.2);
+    CHECK(a.funding == 0.2);  // bar 1 only
+    CHECK(a.net_pnl == 14.6);
+    CHECK(a.exit_reason == kSignalExit);
+
+    const RoundTrip& b = trips[1];
+    CHECK(b.trade == 1);
+    CHECK(b.symbol == 1);
+    CHECK(b.side == -1);
+    CHECK(b.entry_price == 50);
+    CHECK(b.exit_bar == 3);
+    CHECK(b.exit_price == 45);
+    CHECK(b.quantity == 4);
+    CHECK(b.gross_pnl == 20);
+    CHECK(b.fees == 0.19);
+    CHECK(b.funding == -0.4);  // received at bars 1 and 3
+    CHECK(b.net_pnl == 20.21);
+    CHECK(b.exit_reason == kEndOfData);
+
+    CHECK(a.net_pnl + b.net_pnl == doctest::Approx(1034.81 - 1000.0).epsilon(1e-12));
+}
+
+TEST_CASE("a log that does not replay exactly is refused, not attributed") {
+    const TwoSymbolMarket market;
+    SUBCASE("an exit inside the bar pays the bar's funding: the log's cash says it did not") {
+        std::vector<FillRecord> fills = hand_log();
+        fills[3].reason = kStopLoss;
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills),
+                             doctest::Contains("fill 4 of the log (trade 0, bar 3, stop_loss) leaves cash 1014.7 where "
+                                               "its replay leaves 1014.6"),
+                             std::runtime_error);
+    }
+    SUBCASE("another initial cash") {
+        CHECK_THROWS_AS(derive_round_trips(market.view(), 999.0, hand_log()), std::runtime_error);
+    }
+    SUBCASE("a fill of an earlier bar after a later one") {
+        std::vector<FillRecord> fills = hand_log();
+        fills.push_back(fill(2, 0, kEntry, 1, 2, 1, 100, 0.1, 0, 1034.71));
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills),
+                             doctest::Contains("fill 6 of the log (trade 2, bar 2, entry) comes out of the bar order"),
+                             std::runtime_error);
+    }
+    SUBCASE("a fill beyond the last bar") {
+        std::vector<FillRecord> fills = hand_log();
+        fills.push_back(fill(4, 0, kEntry, 1, 2, 1, 100, 0.1, 0, 1034.71));
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills), doctest::Contains("lies beyond the last bar"),
+                             std::runtime_error);
+    }
+    SUBCASE("a trade left open") {
+        std::vector<FillRecord> fills = hand_log();
+        fills.pop_back();
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills), doctest::Contains("trade 1 never closes"),
+                             std::runtime_error);
+    }
+}
+
+TEST_CASE("no fill, no round trip") {
+    const TwoSymbolMarket market;
+    CHECK(derive_round_trips(market.view(), 1000.0, {}).empty());
+}
+
+}  // namespace
+}  // namespace btforge

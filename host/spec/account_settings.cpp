@@ -1,0 +1,80 @@
+#include "host/spec/account_settings.h"
+
+#include <cmath>
+#include <vector>
+
+#include "host/spec/json_input.h"
+#include "host/spec/number_format.h"
+
+namespace btforge {
+
+namespace {
+
+bool positive(double value) { return std::isfinite(value) && value > 0.0; }
+
+// Fees and slippage are fractions of notional; 10% or more is a percent
+// written where a fraction was meant.
+bool fraction_of_notional(double value) { return value >= 0.0 && value < 0.1; }
+
+constexpr std::string_view kFraction = "a fraction of notional in [0, 0.1)";
+
+constexpr std::array<AccountSetting, kAccountSettings> kSettings = {{
+    {"initial_equity", "initial-equity", &AccountSpec::initial_equity, "a positive number", positive,
+     "cash the account starts with"},
+    {"maker_fee", "maker-fee", &AccountSpec::maker_fee, kFraction, fraction_of_notional,
+     "fee of a maker fill (targets), a fraction of notional"},
+    {"taker_fee", "taker-fee", &AccountSpec::taker_fee, kFraction, fraction_of_notional,
+     "fee of a taker fill (entries, stops, exits at open or close), a fraction of notional"},
+    {"slippage", "slippage", &AccountSpec::slippage, kFraction, fraction_of_notional,
+     "price slippage against the trader on taker fills, a fraction of the price"},
+}};
+
+// A new AccountSpec field needs its setting above (and its key in the spec).
+static_assert(sizeof(AccountSpec) == kAccountSettings * sizeof(double));
+
+}  // namespace
+
+std::span<const AccountSetting, kAccountSettings> account_settings() { return kSettings; }
+
+bool AccountOverrides::empty() const {
+    for (const auto& value : values)
+        if (value) return false;
+    return true;
+}
+
+AccountSpec apply_account_overrides(AccountSpec account, const AccountOverrides& overrides) {
+    for (std::size_t i = 0; i < kAccountSettings; ++i)
+        if (overrides.values[i]) account.*(kSettings[i].field) = *overrides.values[i];
+    return account;
+}
+
+void check_account_value(const AccountSetting& setting, double value, const std::string& origin,
+                         const std::string& json_pointer) {
+    if (!setting.accepts(value))
+        throw SpecError(origin, json_pointer, "expected " + std::string(setting.rule) + ", got " + format_double(value));
+}
+
+namespace spec_detail {
+
+AccountOverrides parse_account_block(const JsonNode& node) {
+    node.expect_object("an account object");
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> names;
+        for (const AccountSetting& setting : kSettings) names.emplace_back(setting.key);
+        return names;
+    }();
+    node.allow_only_keys(keys);
+    AccountOverrides overrides;
+    for (std::size_t i = 0; i < kAccountSettings; ++i) {
+        if (auto given = node.find(kSettings[i].key)) {
+            const double value = given->as_number();
+            if (!kSettings[i].accepts(value)) given->fail(kSettings[i].rule);
+            overrides.values[i] = value;
+        }
+    }
+    return overrides;
+}
+
+}  // namespace spec_detail
+
+}  // namespace btforge

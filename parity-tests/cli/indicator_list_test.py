@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""btforge indicators --list: the inputs and the SPEC §5 semantics of each indicator, run by CTest.
+
+Usage: indicator_list_test.py PATH/TO/btforge [unittest options]
+
+Python 3 standard library only.
+"""
+
+import os
+import re
+import sys
+import unittest
+
+import cli_end_to_end as e2e
+
+# SPEC §5: the prices each indicator reads.
+READS = {
+    "SMA": "close", "EMA": "close", "WMA": "close", "KAMA": "close", "RSI": "close", "MACD": "close",
+    "BBANDS": "close", "ATR": "high, low, close", "PLUS_DI": "high, low, close", "MINUS_DI": "high, low, close",
+    "ADX": "high, low, close", "STOCH": "high, low, close", "CCI": "high, low, close",
+    "MFI": "high, low, close, volume", "OBV": "close, volume", "WILLR": "high, low, close", "ROC": "close",
+    "MAX": "high", "MIN": "low", "BREADTH": "close of every symbol",
+}
+
+# SPEC §5's lookback column.
+LOOKBACK = {
+    "SMA": "period-1", "EMA": "period-1", "WMA": "period-1", "KAMA": "period", "RSI": "period",
+    "MACD": "slow-1 + signal-1", "BBANDS": "period-1", "ATR": "period", "PLUS_DI": "period", "MINUS_DI": "period",
+    "ADX": "2*period-1", "STOCH": "fastk-1 + slowk-1 + slowd-1", "CCI": "period-1", "MFI": "period", "OBV": "0",
+    "WILLR": "period-1", "ROC": "period", "MAX": "period-1", "MIN": "period-1", "BREADTH": "period-1",
+}
+
+
+class IndicatorList(e2e.CliTestCase):
+    def listing(self):
+        p = self.btforge("indicators", "--list")
+        entries = re.findall(r"^  ([A-Z_]+)\((.*)\) -> (.*)\n      reads (.*?); lookback ([^;]*); (.+)$", p.stdout, re.M)
+        return p.stdout, {name: (reads, lookback, meaning) for name, _, _, reads, lookback, meaning in entries}
+
+    def test_every_indicator_says_what_it_reads_and_its_lookback(self):
+        stdout, entries = self.listing()
+        self.assertEqual(list(entries), e2e.INDICATORS, stdout)
+        for name, (reads, lookback, meaning) in entries.items():
+            with self.subTest(indicator=name):
+                self.assertEqual(reads, READS[name])
+                self.assertEqual(lookback, LOOKBACK[name])
+                self.assertGreater(len(meaning), 10)
+        self.assertIn("values before the lookback are NaN", stdout)
+
+    def test_max_and_min_read_the_high_and_the_low_including_the_current_bar(self):
+        _, entries = self.listing()
+        self.assertEqual(entries["MAX"][0], "high")
+        self.assertEqual(entries["MIN"][0], "low")
+        self.assertIn("highest high", entries["MAX"][2])
+        self.assertIn("lowest low", entries["MIN"][2])
+        for name in ("MAX", "MIN", "WILLR", "STOCH"):
+            self.assertIn("the current bar included", entries[name][2], name)
+
+    def test_help_says_what_list_shows(self):
+        p = self.btforge("indicators", "--help")
+        self.assertIn("the prices each reads", p.stdout)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: indicator_list_test.py PATH/TO/btforge [unittest options]")
+    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
+    if not os.access(e2e.BTFORGE, os.X_OK):
+        sys.exit("indicator_list_test.py: %s is not an executable" % e2e.BTFORGE)
+    unittest.main(verbosity=2)
+
+
+if __name__ == "__main__":
+    main()

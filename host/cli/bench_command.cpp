@@ -56,17 +56,17 @@ std::string kernels_per_device(const std::vector<double>& seconds) {
     return line.str();
 }
 
-// Writes --chunk-timeline and returns the line that says so.
-std::string write_chunk_timeline(const std::string& path, const std::vector<cuda::ChunkTiming>& timings) {
-    std::ofstream out(path);
+// Writes --chunk-timeline into its transaction and returns the line that says so.
+std::string write_chunk_timeline(OutputTransaction& outputs, const std::vector<cuda::ChunkTiming>& timings) {
+    std::ostream& out = outputs.stream(0);
     out << "device,first,count,start_s,stop_s\n";
     out.precision(9);
     for (const cuda::ChunkTiming& t : timings) {
         out << t.device << "," << t.first << "," << t.count << "," << t.start_seconds << "," << t.stop_seconds << "\n";
     }
-    out.close();
-    if (!out) throw std::runtime_error("cannot write the chunk timeline to " + path);
-    return "cuda chunk timeline: " + std::to_string(timings.size()) + " launches in " + path + "\n";
+    outputs.commit();
+    return "cuda chunk timeline: " + std::to_string(timings.size()) + " launches in " + outputs.destination(0).string() +
+           "\n";
 }
 
 }  // namespace
@@ -114,6 +114,10 @@ int run_bench_command(const std::vector<std::string>& args) {
         throw po::error("--chunk-timeline times GPU launches: it needs --backend cuda");
     }
     threads = resolve_threads(threads);
+    // Note [Outputs checked before work]
+    OutputTransaction timeline = open_outputs(
+        timeline_file.empty() ? std::vector<NamedFile>{} : std::vector<NamedFile>{{"--chunk-timeline", timeline_file}},
+        {}, nullptr);
     LoadedStrategy strategy = load_strategy(strategy_choice);
     Grid grid = load_grid(strategy_choice, strategy.spec, workload == "large" ? "bench_large" : "bench");
     CombinationSpace space(strategy.spec, grid);
@@ -201,7 +205,7 @@ int run_bench_command(const std::vector<std::string>& args) {
                       << stats.setup_seconds << " s, of which context and module " << stats.context_seconds
                       << " s, the chunks' buffers " << stats.allocation_seconds << " s\n"
                       << kernels_per_device(stats.device_kernel_seconds)
-                      << (timeline_file.empty() ? std::string() : write_chunk_timeline(timeline_file, stats.chunk_timings))
+                      << (timeline_file.empty() ? std::string() : write_chunk_timeline(timeline, stats.chunk_timings))
                       << "ratio vs cpu " << thread_count_text(threads) << ": end to end " << end_to_end / cpu_rate
                       << "x, kernels only " << kernel_rate / cpu_rate << "x\n";
         } else {

@@ -12,8 +12,6 @@ import json
 import os
 import re
 import shlex
-import sys
-import unittest
 
 import cli_end_to_end as e2e
 
@@ -161,14 +159,5 @@ class AccountSettings(e2e.CliTestCase):
                     self.assertIn(option, p.stdout)
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: account_settings_test.py PATH/TO/btforge [unittest options]")
-    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
-    if not os.access(e2e.BTFORGE, os.X_OK):
-        sys.exit("account_settings_test.py: %s is not an executable" % e2e.BTFORGE)
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    e2e.main()

@@ -6,10 +6,7 @@ Usage: indicator_list_test.py PATH/TO/btforge [unittest options]
 Python 3 standard library only.
 """
 
-import os
 import re
-import sys
-import unittest
 
 import cli_end_to_end as e2e
 
@@ -61,14 +58,5 @@ class IndicatorList(e2e.CliTestCase):
         self.assertIn("the prices each reads", p.stdout)
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: indicator_list_test.py PATH/TO/btforge [unittest options]")
-    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
-    if not os.access(e2e.BTFORGE, os.X_OK):
-        sys.exit("indicator_list_test.py: %s is not an executable" % e2e.BTFORGE)
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    e2e.main()

@@ -14,8 +14,6 @@ import json
 import os
 import re
 import shlex
-import sys
-import unittest
 
 import cli_end_to_end as e2e
 
@@ -147,14 +145,5 @@ class ParamOption(e2e.CliTestCase):
             self.assertIn("NAME=log:START:STOP:NUM", p.stdout)
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: param_option_test.py PATH/TO/btforge [unittest options]")
-    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
-    if not os.access(e2e.BTFORGE, os.X_OK):
-        sys.exit("param_option_test.py: %s is not an executable" % e2e.BTFORGE)
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    e2e.main()

@@ -11,8 +11,6 @@ trade log. Python 3 standard library only.
 """
 
 import os
-import sys
-import unittest
 
 import cli_end_to_end as e2e
 
@@ -145,14 +143,5 @@ class RoundTrips(e2e.CliTestCase):
         self.assertIn("--round-trips CSV", p.stdout)
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: round_trips_test.py PATH/TO/btforge [unittest options]")
-    e2e.BTFORGE = os.path.abspath(sys.argv.pop(1))
-    if not os.access(e2e.BTFORGE, os.X_OK):
-        sys.exit("round_trips_test.py: %s is not an executable" % e2e.BTFORGE)
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    e2e.main()

@@ -230,8 +230,8 @@ TEST_CASE("text that is not JSON is reported with line and column") {
     }
     SUBCASE("number too large") {
         const std::string what = error_of("{\"strategy\": 1e400}");
-        CHECK(what.rfind("spec.json:1:", 0) == 0);
-        CHECK(what.find("number overflow") != std::string::npos);
+        CHECK(what == "spec.json:1:14: expected a number of magnitude at most 1.7976931348623157e308 (the double "
+                      "range), got 1e400");
     }
     SUBCASE("a key repeated in one object") {
         const std::string text = R"({"strategy": "a", "parameters": [

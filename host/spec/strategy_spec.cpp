@@ -97,7 +97,8 @@ AccountSpec parse_account(const JsonNode& node) {
     AccountSpec account;
     if (auto equity = node.find("initial_equity")) {
         account.initial_equity = equity->as_number();
-        if (!(account.initial_equity > 0.0)) equity->fail("a positive number");
+        if (!(account.initial_equity > 0.0 && account.initial_equity <= kMaxInitialEquity))
+            equity->fail("a positive number of at most 1e12");
     }
     // Fees and slippage are fractions of notional; 10% or more is a percent
     // written where a fraction was meant.

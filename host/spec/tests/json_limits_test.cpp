@@ -1,9 +1,11 @@
-// Specs and grids under Note [Checked JSON documents] (issue 13: no input
-// that crashes, hangs or lies).
+// Specs and grids under Note [Checked JSON documents] and the number ranges
+// of the spec (issue 13: no input that crashes, hangs or lies).
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
+#include <nlohmann/json.hpp>
 
 #include "host/json/checked_json.h"
 #include "host/spec/grid.h"
@@ -12,6 +14,8 @@
 
 namespace btforge {
 namespace {
+
+using nlohmann::json;
 
 std::string spec_error_of(const std::string& text) {
     try {
@@ -59,6 +63,29 @@ TEST_CASE("a spec or grid document is at most 64 MiB") {
           "spec.json: expected a JSON document of at most 64 MiB (67108864 bytes), got " +
               std::to_string(std::string(test::kSpecJson).size() + padding.size()) + " bytes");
     CHECK(grid_error_of("{\"strategy\": \"default\"}" + padding).rfind("grid.json: expected a JSON document of at most 64 MiB", 0) == 0);
+}
+
+TEST_CASE("initial equity is positive and at most 1e12") {
+    struct Case {
+        json value;
+        bool accepted;
+    };
+    const std::vector<Case> cases = {
+        {1e12, true}, {0.01, true}, {1e-300, true},
+        {1.0000000000000002e12, false}, {1e13, false}, {1e300, false}, {0, false}, {-5, false},
+    };
+    for (const Case& c : cases) {
+        json document = json::parse(test::kSpecJson);
+        document["account"]["initial_equity"] = c.value;
+        CAPTURE(c.value.dump());
+        const std::string what = spec_error_of(document.dump());
+        if (c.accepted) {
+            CHECK(what == "<no error>");
+        } else {
+            CHECK(what == "spec.json: /account/initial_equity: expected a positive number of at most 1e12, got " +
+                              c.value.dump());
+        }
+    }
 }
 
 }  // namespace

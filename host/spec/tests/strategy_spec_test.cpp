@@ -115,7 +115,7 @@ TEST_CASE("malformed specs are rejected with their own message and JSON pointer"
         {"account not an object", [](json& j) { j["account"] = 5; }, "/account", "expected an account object, got 5"},
         {"unknown account key", [](json& j) { j["account"]["fee"] = 0.1; }, "/account/fee", "got unknown key \"fee\""},
         {"initial equity zero", [](json& j) { j["account"]["initial_equity"] = 0; }, "/account/initial_equity",
-         "expected a positive number, got 0"},
+         "expected a positive number of at most 1e12, got 0"},
         {"fee written as a percent", [](json& j) { j["account"]["taker_fee"] = 0.5; }, "/account/taker_fee",
          "expected a fraction of notional in [0, 0.1), got 0.5"},
         {"negative slippage", [](json& j) { j["account"]["slippage"] = -0.001; }, "/account/slippage", "got -0.001"},

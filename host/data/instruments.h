@@ -4,22 +4,37 @@
 #include <ostream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/data/market.h"
+#include "reference/accounting/quantize.h"
 
 namespace btforge {
 
 // Order-size rules by symbol, as read from an instruments file (SPEC §4).
 using InstrumentTable = std::map<std::string, Instrument>;
 
+// Note [Instrument size range]
+// qty_step, min_qty and price_tick lie in [1e-12, 1e9]. The accounting rounds
+// every amount to 1e-12 (Note [Accounting quantum]), so a finer step or tick
+// would be erased by that rounding and a subnormal such as 1e-320 divides
+// prices into infinities; above 1e9 a size is a unit mistake (no exchange
+// trades a billion units per step or quotes a billion per tick).
+inline constexpr double kMinInstrumentSize = 1.0 / kAccountingQuantum;
+inline constexpr double kMaxInstrumentSize = 1e9;
+inline constexpr std::string_view kInstrumentSizeRange = "[1e-12, 1e9]";
+static_assert(kMinInstrumentSize == 1e-12, "kInstrumentSizeRange says 1e-12");
+
 // Reads `{ "BTCUSDT": {"qty_step": 0.001, "min_qty": 0.001, "price_tick": 0.1}, ... }`.
 // Every key of a symbol is optional (the Instrument defaults fill in); values
-// must be positive finite numbers; unknown keys and repeated keys are
+// must be numbers within Note [Instrument size range]; unknown keys are
 // rejected, because a typo such as "qty_stp" would otherwise silently fall
-// back to a default. Throws DataError naming the file and the JSON path
-// (rules: cannot-read, bad-json, duplicate-key, expected-object,
-// unknown-key, expected-positive-number).
+// back to a default. The text is read under Note [Checked JSON documents].
+// Throws DataError naming the file and the line:column or the JSON path
+// (rules: cannot-read, too-large, bad-json, too-deep, number-out-of-range,
+// duplicate-key, expected-object, unknown-key, expected-positive-number,
+// out-of-range).
 InstrumentTable load_instruments(const std::filesystem::path& file);
 
 // The same from text; `file_label` only names the source in errors.

@@ -10,7 +10,8 @@ namespace btforge {
 
 namespace {
 
-bool positive(double value) { return std::isfinite(value) && value > 0.0; }
+// Note [Accounting quantum] bounds the equity too (kMaxInitialEquity).
+bool equity_in_range(double value) { return value > 0.0 && value <= kMaxInitialEquity; }
 
 // Fees and slippage are fractions of notional; 10% or more is a percent
 // written where a fraction was meant.
@@ -19,7 +20,8 @@ bool fraction_of_notional(double value) { return value >= 0.0 && value < 0.1; }
 constexpr std::string_view kFraction = "a fraction of notional in [0, 0.1)";
 
 constexpr std::array<AccountSetting, kAccountSettings> kSettings = {{
-    {"initial_equity", "initial-equity", &AccountSpec::initial_equity, "a positive number", positive,
+    {"initial_equity", "initial-equity", &AccountSpec::initial_equity, "a positive number of at most 1e12",
+     equity_in_range,
      "cash the account starts with"},
     {"maker_fee", "maker-fee", &AccountSpec::maker_fee, kFraction, fraction_of_notional,
      "fee of a maker fill (targets), a fraction of notional"},

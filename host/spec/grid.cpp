@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "host/spec/assignments.h"
@@ -49,21 +51,38 @@ double parse_value(const JsonNode& node, const ParameterSpec& p) {
     return value;
 }
 
+// Note [Repeated grid values]
+// A value listed twice would run the same combinations twice. Values are
+// checked one by one first (type, bounds), then repeats are found by sorting
+// the indices by value, so a list of millions of values costs n log n, not
+// n^2. The message names the first element (in list order) that repeats an
+// earlier value, and the first element holding that value.
 std::vector<double> parse_values(const JsonNode& node, const ParameterSpec& p) {
     const std::size_t n = node.expect_array("a non-empty array of values");
     if (n == 0) node.fail("a non-empty array of values");
     if (n > kMaxValuesPerParameter) node.fail("at most " + std::to_string(kMaxValuesPerParameter) + " values");
     std::vector<double> values;
     values.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const JsonNode element = node.element(i);
-        const double value = parse_value(element, p);
-        auto earlier = std::find(values.begin(), values.end(), value);
-        if (earlier != values.end())
-            element.fail("a value not listed before", format_double(value) + " again (already at " +
-                                                           spec_detail::json_pointer_child(node.pointer(), static_cast<std::size_t>(earlier - values.begin())) + ")");
-        values.push_back(value);
+    for (std::size_t i = 0; i < n; ++i) values.push_back(parse_value(node.element(i), p));
+
+    static_assert(kMaxValuesPerParameter <= UINT32_MAX, "indices are held as uint32");
+    std::vector<std::uint32_t> by_value(n);
+    for (std::size_t i = 0; i < n; ++i) by_value[i] = static_cast<std::uint32_t>(i);
+    std::sort(by_value.begin(), by_value.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return values[a] < values[b] || (values[a] == values[b] && a < b);
+    });
+    std::optional<std::pair<std::size_t, std::size_t>> repeat;  // (repeating element, first element)
+    for (std::size_t k = 1; k < n; ++k) {
+        // Within a run of equal values the first index is the first
+        // occurrence and the second one the first repeat of it.
+        if (values[by_value[k]] != values[by_value[k - 1]] || (k >= 2 && values[by_value[k - 2]] == values[by_value[k]]))
+            continue;
+        if (!repeat || by_value[k] < repeat->first) repeat = std::pair<std::size_t, std::size_t>{by_value[k], by_value[k - 1]};
     }
+    if (repeat)
+        node.element(repeat->first)
+            .fail("a value not listed before", format_double(values[repeat->first]) + " again (already at " +
+                                                   spec_detail::json_pointer_child(node.pointer(), repeat->second) + ")");
     return values;
 }
 

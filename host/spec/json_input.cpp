@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <iterator>
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 #include "host/spec/spec_error.h"
@@ -13,135 +12,6 @@ namespace btforge::spec_detail {
 namespace {
 
 using nlohmann::json;
-
-// A SAX consumer that builds the same DOM as json::parse but sees every key
-// as it is read, which is the only point where a repeated key is still
-// visible. Containers are reached through pointers into their parents; a
-// parent array never grows while one of its children is open, so they stay
-// valid.
-class CheckedDomBuilder {
-public:
-    bool null() { return value(nullptr); }
-    bool boolean(bool v) { return value(v); }
-    bool number_integer(json::number_integer_t v) { return value(v); }
-    bool number_unsigned(json::number_unsigned_t v) { return value(v); }
-    bool number_float(json::number_float_t v, const json::string_t&) { return value(v); }
-    bool string(json::string_t& v) { return value(v); }
-    bool binary(json::binary_t& v) { return value(json::binary(v)); }
-
-    bool start_object(std::size_t) { return open(json::value_t::object); }
-    bool start_array(std::size_t) { return open(json::value_t::array); }
-    bool end_object() { return close(); }
-    bool end_array() { return close(); }
-
-    bool key(json::string_t& k) {
-        json& object = *open_.back();
-        if (object.contains(k)) {
-            duplicate_pointer_ = json_pointer_child(open_pointers_.back(), k);
-            duplicate_key_ = k;
-            return false;
-        }
-        key_ = k;
-        member_ = &object[k];
-        return true;
-    }
-
-    bool parse_error(std::size_t position, const std::string&, const json::exception& error) {
-        failed_ = true;
-        error_position_ = position;
-        error_message_ = error.what();
-        return false;
-    }
-
-    json& root() { return root_; }
-    bool failed() const { return failed_; }
-    std::size_t error_position() const { return error_position_; }
-    const std::string& error_message() const { return error_message_; }
-    const std::optional<std::string>& duplicate_pointer() const { return duplicate_pointer_; }
-    const std::string& duplicate_key() const { return duplicate_key_; }
-
-private:
-    template <class V>
-    json* place(V&& v) {
-        if (open_.empty()) {
-            root_ = json(std::forward<V>(v));
-            return &root_;
-        }
-        json& parent = *open_.back();
-        if (parent.is_array()) {
-            parent.emplace_back(std::forward<V>(v));
-            return &parent.back();
-        }
-        *member_ = json(std::forward<V>(v));
-        return member_;
-    }
-
-    template <class V>
-    bool value(V&& v) {
-        place(std::forward<V>(v));
-        return true;
-    }
-
-    bool open(json::value_t kind) {
-        std::string pointer;
-        if (!open_.empty()) {
-            const json& parent = *open_.back();
-            pointer = parent.is_array() ? json_pointer_child(open_pointers_.back(), parent.size())
-                                        : json_pointer_child(open_pointers_.back(), key_);
-        }
-        open_.push_back(place(kind));
-        open_pointers_.push_back(std::move(pointer));
-        return true;
-    }
-
-    bool close() {
-        open_.pop_back();
-        open_pointers_.pop_back();
-        return true;
-    }
-
-    json root_;
-    std::vector<json*> open_;
-    std::vector<std::string> open_pointers_;
-    json* member_ = nullptr;
-    std::string key_;
-    bool failed_ = false;
-    std::size_t error_position_ = 0;
-    std::string error_message_;
-    std::optional<std::string> duplicate_pointer_;
-    std::string duplicate_key_;
-};
-
-SourcePosition position_of_offset(std::string_view text, std::size_t offset) {
-    SourcePosition position{1, 1};
-    for (std::size_t i = 0; i + 1 < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++position.line;
-            position.column = 1;
-        } else {
-            ++position.column;
-        }
-    }
-    return position;
-}
-
-[[noreturn]] void throw_parse_error(std::string_view text, const std::string& origin, std::size_t offset,
-                                    std::string message) {
-    // nlohmann writes "[json.exception.parse_error.101] parse error at line L,
-    // column C: what went wrong"; keep its position (it counts exactly as an
-    // editor does) and the explanation, drop the exception id.
-    if (auto bracket = message.find("] "); message.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
-        message.erase(0, bracket + 2);
-    SourcePosition position = position_of_offset(text, offset);
-    std::size_t line = 0, column = 0;
-    int consumed = 0;
-    if (std::sscanf(message.c_str(), "parse error at line %zu, column %zu: %n", &line, &column, &consumed) == 2 &&
-        consumed > 0) {
-        position = {line, column};
-        message.erase(0, static_cast<std::size_t>(consumed));
-    }
-    throw SpecError(origin, position, "invalid JSON: " + message);
-}
 
 constexpr std::string_view kCxxKeywords[] = {
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
@@ -158,31 +28,12 @@ constexpr std::string_view kCxxKeywords[] = {
 }  // namespace
 
 json parse_json_document(std::string_view text, const std::string& origin) {
-    CheckedDomBuilder builder;
-    const bool ok = json::sax_parse(text.begin(), text.end(), &builder);
-    if (builder.duplicate_pointer())
-        throw SpecError(origin, *builder.duplicate_pointer(),
-                        "expected each key at most once in an object, got \"" + builder.duplicate_key() + "\" again");
-    if (!ok || builder.failed()) throw_parse_error(text, origin, builder.error_position(), builder.error_message());
-    return std::move(builder.root());
-}
-
-std::string json_pointer_child(std::string_view parent, std::string_view key) {
-    std::string pointer(parent);
-    pointer += '/';
-    for (char c : key) {
-        if (c == '~')
-            pointer += "~0";
-        else if (c == '/')
-            pointer += "~1";
-        else
-            pointer += c;
+    try {
+        return parse_checked_json(text, origin);
+    } catch (const JsonInputError& e) {
+        if (e.line() > 0) throw SpecError(origin, SourcePosition{e.line(), e.column()}, e.message());
+        throw SpecError(origin, e.json_pointer(), e.message());
     }
-    return pointer;
-}
-
-std::string json_pointer_child(std::string_view parent, std::size_t index) {
-    return std::string(parent) + '/' + std::to_string(index);
 }
 
 std::string describe_json(const json& value) {

@@ -16,15 +16,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/json/checked_json.h"
+
 namespace btforge::spec_detail {
 
-// Parses strict JSON. Beyond nlohmann's own checks it rejects an object that
-// repeats a key: nlohmann would silently keep the last one, and a spec whose
-// second "min" quietly wins is a bug nobody would spot.
+// Parses strict JSON under the rules of Note [Checked JSON documents]
+// (repeated keys, depth, size, numbers beyond the double range), reporting
+// any problem as a SpecError: a spec whose second "min" quietly won would be a
+// bug nobody would spot.
 nlohmann::json parse_json_document(std::string_view text, const std::string& origin);
 
-std::string json_pointer_child(std::string_view parent, std::string_view key);
-std::string json_pointer_child(std::string_view parent, std::size_t index);
+using btforge::json_pointer_child;
 
 // How a value is named after "got": scalars as written, containers by kind.
 std::string describe_json(const nlohmann::json& value);

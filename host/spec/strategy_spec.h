@@ -57,8 +57,13 @@ struct IndicatorUse {
     std::string json_path;           // e.g. "/indicators/1"
 };
 
+// Money amounts are doubles rounded to 1e-12 (Note [Accounting quantum]); up
+// to 1e12 a double still resolves 1e-4 (a hundredth of a cent), beyond it the
+// cash would visibly lose cents, so a larger initial equity is refused.
+inline constexpr double kMaxInitialEquity = 1e12;
+
 struct AccountSpec {
-    double initial_equity = 10000;  // > 0
+    double initial_equity = 10000;  // in (0, kMaxInitialEquity]
     double maker_fee = 0.0002;      // fractions of notional, each in [0, 0.1)
     double taker_fee = 0.0005;
     double slippage = 0.0002;

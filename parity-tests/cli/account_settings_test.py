@@ -121,9 +121,9 @@ class AccountSettings(e2e.CliTestCase):
             (["--taker-fee", "0.5"], 1, "--taker-fee: expected a fraction of notional in [0, 0.1), got 0.5"),
             (["--maker-fee", "-0.0001"], 1, "--maker-fee: expected a fraction of notional in [0, 0.1), got -1e-04"),
             (["--slippage", "0.1"], 1, "--slippage: expected a fraction of notional in [0, 0.1), got 0.1"),
-            (["--initial-equity", "0"], 1, "--initial-equity: expected a positive number, got 0"),
-            (["--initial-equity", "nan"], 1, "--initial-equity: expected a positive number, got nan"),
-            (["--initial-equity", "inf"], 1, "--initial-equity: expected a positive number, got inf"),
+            (["--initial-equity", "0"], 1, "--initial-equity: expected a positive number of at most 1e12, got 0"),
+            (["--initial-equity", "nan"], 1, "--initial-equity: expected a positive number of at most 1e12, got nan"),
+            (["--initial-equity", "inf"], 1, "--initial-equity: expected a positive number of at most 1e12, got inf"),
             (["--taker-fee", "0.1%"], 2, "--taker-fee"),
             (["--taker-fee", "0.001", "--taker-fee", "0.002"], 2, "taker-fee"),
         ]
@@ -138,7 +138,7 @@ class AccountSettings(e2e.CliTestCase):
     def test_bad_grid_account_blocks_name_the_json_pointer(self):
         cases = [
             ({"taker_fee": 0.2}, "/account/taker_fee: expected a fraction of notional in [0, 0.1), got 0.2"),
-            ({"initial_equity": -5}, "/account/initial_equity: expected a positive number, got -5"),
+            ({"initial_equity": -5}, "/account/initial_equity: expected a positive number of at most 1e12, got -5"),
             ({"fee": 0.001}, "/account/fee: expected one of the keys initial_equity, maker_fee, taker_fee, "
                              "slippage, got unknown key \"fee\""),
             ([0.001], "/account: expected an account object, got an array"),

@@ -115,7 +115,7 @@ TEST_CASE("malformed specs are rejected with their own message and JSON pointer"
         {"account not an object", [](json& j) { j["account"] = 5; }, "/account", "expected an account object, got 5"},
         {"unknown account key", [](json& j) { j["account"]["fee"] = 0.1; }, "/account/fee", "got unknown key \"fee\""},
         {"initial equity zero", [](json& j) { j["account"]["initial_equity"] = 0; }, "/account/initial_equity",
-         "expected a positive number, got 0"},
+         "expected a positive number of at most 1e12, got 0"},
         {"fee written as a percent", [](json& j) { j["account"]["taker_fee"] = 0.5; }, "/account/taker_fee",
          "expected a fraction of notional in [0, 0.1), got 0.5"},
         {"negative slippage", [](json& j) { j["account"]["slippage"] = -0.001; }, "/account/slippage", "got -0.001"},
@@ -230,8 +230,8 @@ TEST_CASE("text that is not JSON is reported with line and column") {
     }
     SUBCASE("number too large") {
         const std::string what = error_of("{\"strategy\": 1e400}");
-        CHECK(what.rfind("spec.json:1:", 0) == 0);
-        CHECK(what.find("number overflow") != std::string::npos);
+        CHECK(what == "spec.json:1:14: expected a number of magnitude at most 1.7976931348623157e308 (the double "
+                      "range), got 1e400");
     }
     SUBCASE("a key repeated in one object") {
         const std::string text = R"({"strategy": "a", "parameters": [

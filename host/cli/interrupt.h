@@ -4,8 +4,10 @@
 
 namespace btforge {
 
-// The first Ctrl-C asks running work to stop (the command then exits without
-// writing results); a second one terminates at once.
+// The first Ctrl-C (or SIGTERM) asks running work, and the writing of its
+// results, to stop (the command then exits 130 without writing results); a
+// second one terminates at once, except inside the renames of an
+// OutputTransaction (see on_interrupt in interrupt.cpp).
 void install_interrupt_handler();
 const std::atomic<bool>& interrupt_requested();
 

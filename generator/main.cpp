@@ -11,6 +11,7 @@
 #include "generator/input_stamp.h"
 #include "generator/layout_emitter.h"
 #include "generator/reference_parser.h"
+#include "generator/strategy_scaffold.h"
 #include "generator/sweep_kernel_emitter.h"
 
 namespace po = boost::program_options;
@@ -72,6 +73,17 @@ int generate(const std::filesystem::path& root, const std::string& config_path, 
     return 0;
 }
 
+// Note [The strategy scaffold].
+int new_strategy_command(const std::filesystem::path& root, const std::string& name) {
+    for (const std::string& path : write_strategy_scaffold(root, name)) std::cout << "wrote " << path << '\n';
+    std::cout << "next: build (cmake --build --preset ci, or your preset), then\n"
+              << "  btforge sweep --strategy " << name << " --backend emu\n"
+              << "  btforge parity --backend emu --strategy " << name << '\n'
+              << "and change the rule in reference/strategies/" << name << "/" << name
+              << "_strategy.h (docs/WRITING_A_STRATEGY.md)\n";
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,6 +91,7 @@ int main(int argc, char** argv) {
     std::string config = "spec/generator.json";
     std::string out;
     bool check = false;
+    std::string new_strategy;
     po::options_description options(
         "Usage: btforge-gen [options]\n"
         "Reads the BT_KERNEL code of reference/ with libclang and renders templates/ into generated/.");
@@ -86,7 +99,10 @@ int main(int argc, char** argv) {
         ("root", po::value(&root)->default_value(root), "repository root")
         ("config", po::value(&config)->default_value(config), "generator spec, relative to the root")
         ("out", po::value(&out), "output folder (default: <root>/generated)")
-        ("check", po::bool_switch(&check), "regenerate in memory; exit 1 with a unified diff if generated/ differs");
+        ("check", po::bool_switch(&check), "regenerate in memory; exit 1 with a unified diff if generated/ differs")
+        ("new-strategy", po::value(&new_strategy)->value_name("NAME"),
+         "write a new strategy's kernel, spec, quickstart grid and scenario test (a working skeleton: "
+         "docs/WRITING_A_STRATEGY.md) under the root, then exit; generates nothing");
     try {
         po::variables_map vm;
         po::store(po::parse_command_line(argc, argv, options), vm);
@@ -96,6 +112,7 @@ int main(int argc, char** argv) {
         }
         po::notify(vm);
         std::filesystem::path root_path = std::filesystem::absolute(root).lexically_normal();
+        if (vm.count("new-strategy") != 0) return new_strategy_command(root_path, new_strategy);
         std::filesystem::path out_path =
             (out.empty() ? root_path / "generated" : std::filesystem::absolute(out)).lexically_normal();
         // The stamp hashes input paths relative to the root, however --config was spelled.

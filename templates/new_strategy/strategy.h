@@ -1,0 +1,149 @@
+#pragma once
+
+// The {{name}} strategy, as `btforge-gen --new-strategy {{name}}` wrote it: a
+// working skeleton to change (docs/WRITING_A_STRATEGY.md). Per symbol, the
+// close crossing above its SMA goes long at the next open, crossing below
+// goes short (or only exits when shorts are off); a fixed stop at stop_pct
+// from the entry follows the shared gap-aware stop rule; each entry commits
+// position_fraction of the equity marked at the previous close.
+//
+// The parameter struct has one field per parameter of spec/{{name}}.json, in
+// its order (int for int and bool, double for double); the series struct one
+// `const double*` per indicator id, in its order. btforge-gen checks both
+// and writes the binding that fills them (generated/{{name}}_binding.cpp).
+
+#include <cmath>
+
+#include "reference/accounting/fee_model.h"
+#include "reference/accounting/holding.h"
+#include "reference/accounting/quantize.h"
+#include "reference/exits/stop_loss.h"
+#include "reference/kernel_marker.h"
+#include "reference/market/market_view.h"
+#include "reference/metrics/metrics.h"
+#include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/portfolio.h"
+#include "reference/portfolio/position_fills.h"
+#include "reference/portfolio/settle_funding.h"
+
+namespace btforge {
+
+struct BT_KERNEL {{type}}Params {
+    int sma_period;
+    double stop_pct;           // fixed stop distance, fraction of the entry price
+    double position_fraction;  // notional of one entry, fraction of equity
+    int allow_short;
+};
+
+struct BT_KERNEL {{type}}Series {
+    const double* sma;  // SMA(close, sma_period)
+};
+
+struct BT_KERNEL {{type}}SymbolState {
+    double stop;
+    int trade_index;
+    int pending;  // +1 / -1: be in this direction after the next open; 2: only exit
+};
+
+// +1 when the close crossed above the SMA at bar i (index of the previous
+// bar: prev), -1 when it crossed below, 0 otherwise or while the SMA is NaN.
+BT_KERNEL inline int {{name}}_signal(const MarketView& m, const {{type}}Series& s, int i, int prev) {
+    double sma = s.sma[i];
+    double sma_prev = s.sma[prev];
+    if (std::isnan(sma) || std::isnan(sma_prev)) return 0;
+    if (m.close[i] > sma && m.close[prev] <= sma_prev) return 1;
+    if (m.close[i] < sma && m.close[prev] >= sma_prev) return -1;
+    return 0;
+}
+
+BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}Series& series,
+                                             const {{type}}Params& p, const AccountConfig& config, Metrics& out,
+                                             FillLog* log, double* equity_curve) {
+    Portfolio pf;
+    portfolio_begin(pf, config, m.n_symbols);
+    {{type}}SymbolState states[kMaxSymbols];
+    for (int s = 0; s < m.n_symbols; ++s) {
+        states[s].stop = 0.0;
+        states[s].trade_index = -1;
+        states[s].pending = 0;
+    }
+    MetricsAccumulator metrics;
+    metrics_begin(metrics, config.initial_equity);
+    double equity_prev_close = config.initial_equity;
+    int trades_started = 0;
+    int last_bar = m.n_bars - 1;
+
+    for (int t = 0; t < m.n_bars; ++t) {
+        // At the open: orders decided at the previous close, funding, then
+        // the stop inside the bar.
+        for (int s = 0; s < m.n_symbols; ++s) {
+            int i = market_index(m, s, t);
+            if (m.tradable[i] == 0) continue;
+            {{type}}SymbolState& st = states[s];
+            Holding& holding = pf.holdings[s];
+            FillContext where = fill_context(t, s, st.trade_index);
+            if (st.pending != 0) {
+                int target = st.pending;
+                st.pending = 0;
+                if (holding.side != 0 && holding.side != target) {
+                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
+                                   kSignalExit);
+                }
+                if (target != 2 && holding.side == 0 && equity_prev_close > 0.0) {
+                    double fill_price = slipped_price(config, m.open[i], target, kTaker);
+                    double qty = floor_to_step(p.position_fraction * equity_prev_close / fill_price, m.qty_step[s]);
+                    if (qty >= m.min_qty[s]) {
+                        where.trade_index = trades_started;
+                        open_position(pf.account, holding, log, config, where, target, qty, fill_price);
+                        st.trade_index = trades_started;
+                        trades_started += 1;
+                        st.stop = round_to_tick(fill_price * (1.0 - static_cast<double>(target) * p.stop_pct),
+                                                m.price_tick[s]);
+                    }
+                }
+            }
+            if (holding.side == 0) continue;
+            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+            where.trade_index = st.trade_index;
+            int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
+            if (stop == kStopGapped) {
+                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
+                               kStopGap);
+            } else if (stop == kStopHit) {
+                close_position(pf.account, holding, metrics, log, config, where, holding.qty, st.stop, kTaker,
+                               kStopLoss);
+            }
+        }
+
+        // At the close: signals for the next open; everything closes at the
+        // last bar.
+        for (int s = 0; s < m.n_symbols; ++s) {
+            int i = market_index(m, s, t);
+            {{type}}SymbolState& st = states[s];
+            Holding& holding = pf.holdings[s];
+            if (t == last_bar) {
+                if (holding.side != 0) {
+                    FillContext where = fill_context(t, s, st.trade_index);
+                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i],
+                                   kTaker, kEndOfData);
+                }
+                continue;
+            }
+            if (m.tradable[i] == 0) continue;
+            int signal = {{name}}_signal(m, series, i, t > 0 ? i - 1 : i);
+            if (signal == 0 || signal == holding.side) continue;
+            st.pending = (signal < 0 && p.allow_short == 0) ? 2 : signal;
+            if (st.pending == 2 && holding.side == 0) st.pending = 0;
+        }
+
+        int has_position = 0;
+        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        metrics_on_bar_close(metrics, equity, has_position);
+        if (equity_curve != nullptr) equity_curve[t] = equity;
+        equity_prev_close = equity;
+    }
+    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
+                   out);
+}
+
+}  // namespace btforge

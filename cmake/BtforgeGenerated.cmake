@@ -3,30 +3,21 @@
 # changes; elsewhere it compiles the checked-in files as they are. With nvcc
 # on the machine, the generated kernels are also built into fatbins.
 
-# The generated file names follow from spec/generator.json.
+# The generated file names follow from the strategies (cmake/
+# BtforgeStrategies.cmake) and spec/generator.json.
 file(READ ${PROJECT_SOURCE_DIR}/spec/generator.json generator_json)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/spec/generator.json)
-string(JSON n_strategies LENGTH "${generator_json}" strategies)
-math(EXPR last_strategy "${n_strategies} - 1")
-set(BTFORGE_STRATEGY_NAMES "")
-set(BTFORGE_STRATEGY_SPECS "")
-foreach(i RANGE ${last_strategy})
-  string(JSON spec_file GET "${generator_json}" strategies ${i} spec)
-  file(READ ${PROJECT_SOURCE_DIR}/${spec_file} spec_json)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${spec_file})
-  string(JSON strategy_name GET "${spec_json}" strategy)
-  list(APPEND BTFORGE_STRATEGY_NAMES ${strategy_name})
-  list(APPEND BTFORGE_STRATEGY_SPECS ${PROJECT_SOURCE_DIR}/${spec_file})
-endforeach()
 
 set(BTFORGE_GENERATED_DIR ${PROJECT_SOURCE_DIR}/generated)
 set(BTFORGE_GENERATED_FILES
   ${BTFORGE_GENERATED_DIR}/btforge_layout.h
   ${BTFORGE_GENERATED_DIR}/btforge_device.cuh
-  ${BTFORGE_GENERATED_DIR}/btforge_entry_points.h)
+  ${BTFORGE_GENERATED_DIR}/btforge_entry_points.h
+  ${BTFORGE_GENERATED_DIR}/strategy_catalog.cpp)
 set(BTFORGE_GENERATED_KERNELS "")
 foreach(name IN LISTS BTFORGE_STRATEGY_NAMES)
   list(APPEND BTFORGE_GENERATED_KERNELS ${BTFORGE_GENERATED_DIR}/${name}_sweep.cu)
+  list(APPEND BTFORGE_GENERATED_FILES ${BTFORGE_GENERATED_DIR}/${name}_binding.cpp)
 endforeach()
 # The indicator kernels (Note [Indicator launches]), one module beside the
 # strategies' sweep kernels.
@@ -36,7 +27,7 @@ list(APPEND BTFORGE_GENERATED_FILES ${BTFORGE_GENERATED_KERNELS} ${BTFORGE_GENER
 if(BTFORGE_HAVE_GENERATOR)
   file(GLOB_RECURSE reference_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/reference/*.h)
   list(FILTER reference_headers EXCLUDE REGEX "/tests/")
-  file(GLOB template_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/templates/*)
+  file(GLOB template_files CONFIGURE_DEPENDS LIST_DIRECTORIES false ${PROJECT_SOURCE_DIR}/templates/*)
   # btforge-gen rewrites only the files whose content changes, so the stamp,
   # not the outputs, tells make that generation is up to date.
   set(stamp ${CMAKE_BINARY_DIR}/generated.stamp)
@@ -50,8 +41,27 @@ if(BTFORGE_HAVE_GENERATOR)
     VERBATIM)
   add_custom_target(btforge_generate ALL DEPENDS ${stamp})
 else()
+  # Without btforge-gen, generated/ must already hold every strategy's files.
+  foreach(file IN LISTS BTFORGE_GENERATED_FILES)
+    if(NOT EXISTS ${file})
+      message(FATAL_ERROR "${file} does not exist and btforge-gen cannot be built here (it needs libclang and "
+        "kainjow mustache: scripts/install-deps --generator). A new strategy needs the generator once; "
+        "commit generated/ afterwards and any machine builds it.")
+    endif()
+  endforeach()
   add_custom_target(btforge_generate)
 endif()
+# Note [Generated code waits for its generation]
+# Every target that compiles generated/ runs after btforge-gen: the emu
+# kernels, the launch tables, the strategy catalog and its bindings, the
+# embedded sources of --jit (and below, the fatbins). Otherwise the first
+# build after a change to the reference or a new strategy compiles the old
+# files (or misses the new ones) and only the second is right.
+foreach(target btforge_emu btforge_launch_tables btforge_strategies btforge_cuda)
+  if(TARGET ${target})
+    add_dependencies(${target} btforge_generate)
+  endif()
+endforeach()
 
 # ---- CUDA: fatbins of the generated kernels, when nvcc is here.
 find_program(BTFORGE_NVCC nvcc PATHS /usr/local/cuda/bin)
@@ -75,6 +85,23 @@ string(JSON max_spill_bytes ERROR_VARIABLE no_spill_allowance GET "${generator_j
 if(no_spill_allowance)
   set(max_spill_bytes 0)
 endif()
+# Note [Spills: errors for the shipped kernels only]
+# A kernel that spills registers to local memory beyond max_spill_bytes is
+# slower; for the strategies this repository ships ("spill_checked") that is
+# a regression its CI (BTFORGE_STRICT_SPILLS=ON: the device preset, scripts/
+# gpu-check) must fail on. For a strategy a user is writing it is a warning:
+# the kernel is still right, and someone who only wants the CPU should not be
+# stopped by a GPU register budget.
+option(BTFORGE_STRICT_SPILLS "Fail the build when a shipped strategy's kernel spills (CI on a CUDA machine)" OFF)
+set(spill_checked "")
+string(JSON n_checked ERROR_VARIABLE no_checked LENGTH "${generator_json}" cuda spill_checked)
+if(NOT no_checked AND n_checked GREATER 0)
+  math(EXPR last_checked "${n_checked} - 1")
+  foreach(i RANGE ${last_checked})
+    string(JSON checked GET "${generator_json}" cuda spill_checked ${i})
+    list(APPEND spill_checked ${checked})
+  endforeach()
+endif()
 
 # Every kernel module the binary embeds: one per strategy (named after it)
 # and "indicators"; BTFORGE_KERNEL_MODULES and BTFORGE_KERNEL_FATBINS pair up.
@@ -84,10 +111,16 @@ set(kernel_sources ${BTFORGE_GENERATED_KERNELS} ${BTFORGE_GENERATED_INDICATOR_KE
 foreach(source IN LISTS kernel_sources)
   get_filename_component(stem ${source} NAME_WE)
   set(fatbin ${CMAKE_BINARY_DIR}/kernels/${stem}.fatbin)
+  string(REGEX REPLACE "_sweep$" "" module ${stem})
+  set(spills_fail OFF)
+  if(BTFORGE_STRICT_SPILLS AND (module IN_LIST spill_checked OR stem STREQUAL "indicator_series"))
+    set(spills_fail ON)
+  endif()
   add_custom_command(
     OUTPUT ${fatbin}
     COMMAND ${CMAKE_COMMAND} -DNVCC=${BTFORGE_NVCC} -DSOURCE=${source}
             -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" -DMAX_SPILL_BYTES=${max_spill_bytes}
+            -DSPILLS_FAIL=${spills_fail}
             -P ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
     DEPENDS ${source} ${BTFORGE_GENERATED_DIR}/btforge_device.cuh
             ${BTFORGE_GENERATED_DIR}/btforge_layout.h btforge_generate ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake

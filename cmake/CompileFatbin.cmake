@@ -1,12 +1,13 @@
 # cmake -DNVCC=... -DSOURCE=x.cu -DOUTPUT=x.fatbin -DGENCODE="-gencode;..." [-DINCLUDE_DIR=dir]
 #       [-DEXTRA_FLAGS="flag;..."]
-#       [-DMAX_SPILL_BYTES=n] -P CompileFatbin.cmake
+#       [-DMAX_SPILL_BYTES=n] [-DSPILLS_FAIL=ON] -P CompileFatbin.cmake
 # Builds one generated kernel with --fmad=false (SPEC §3), prints ptxas's
 # resource report (registers, spills, stack per kernel and architecture) and
-# fails when a kernel spills more than MAX_SPILL_BYTES (default 0) stores or
+# says when a kernel spills more than MAX_SPILL_BYTES (default 0) stores or
 # loads: the allowance is spec/generator.json's cuda.max_spill_bytes, set
-# from a measurement (docs/PERFORMANCE.md, "Launch bounds"), so that a
-# change that makes the kernels spill more still stops the build.
+# from a measurement (docs/PERFORMANCE.md, "Launch bounds"). With
+# SPILLS_FAIL the build stops there, otherwise it warns (Note [Spills:
+# errors for the shipped kernels only] in cmake/BtforgeGenerated.cmake).
 get_filename_component(output_dir ${OUTPUT} DIRECTORY)
 file(MAKE_DIRECTORY ${output_dir})
 # The generated kernels include their neighbours only; a hand-written kernel
@@ -36,8 +37,14 @@ string(REGEX MATCHALL "[0-9]+ bytes spill (stores|loads)" spills "${out}${err}")
 foreach(spill IN LISTS spills)
   string(REGEX MATCH "^[0-9]+" bytes "${spill}")
   if(bytes GREATER MAX_SPILL_BYTES)
-    file(REMOVE ${OUTPUT})
-    message(FATAL_ERROR "${name}: a kernel spills registers to local memory (${spill}, more than the "
-                        "${MAX_SPILL_BYTES} bytes spec/generator.json allows); see the report above")
+    set(what "${name}: a kernel spills registers to local memory (${spill}, more than the ${MAX_SPILL_BYTES} bytes "
+             "spec/generator.json allows); see the report above")
+    if(SPILLS_FAIL)
+      file(REMOVE ${OUTPUT})
+      message(FATAL_ERROR "${what}")
+    endif()
+    message(WARNING "${what}. The kernel is right but slower; a shipped strategy's spill fails CI "
+                    "(BTFORGE_STRICT_SPILLS).")
+    break()
   endif()
 endforeach()

@@ -19,7 +19,7 @@ namespace {
 std::vector<btforge::StrategySpec> embedded_specs() {
     const std::vector<btforge::IndicatorSignature> catalog = btforge::indicator_signatures();
     std::vector<btforge::StrategySpec> specs;
-    for (const char* file : {"default_strategy.json", "sma_cross.json"})
+    for (const char* file : {"default.json", "sma_cross.json"})
         specs.push_back(btforge::parse_strategy_spec(*btforge::embedded_spec_file(file), file, catalog));
     return specs;
 }

@@ -5,8 +5,14 @@
 
 namespace btforge::gen {
 
-// generated/btforge_device.cuh: every other marked entity of the reference,
-// rewritten for the device, in the reference's order.
+// generated/btforge_device.cuh: every marked entity of the shared reference
+// that is not in the layout header, rewritten for the device, in the
+// reference's order. A strategy's own code goes into its sweep kernel's file
+// (Note [Generated files stay local]).
 OutputFile emit_device_code(const EmitContext& context);
+
+// The device code of the entities of `strategy` ("" for the shared code),
+// minus the layout's, with a "// ---- from <file>" line per source file.
+std::string device_code_of(const EmitContext& context, const std::string& strategy);
 
 }  // namespace btforge::gen

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "generator/strategy_discovery.h"
 #include "host/engine/indicator_signatures.h"
 #include "host/spec/json_input.h"
 #include "host/spec/spec_error.h"
@@ -49,22 +50,21 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
     config.origin = relative_path;
     nlohmann::json doc = spec_detail::parse_json_document(read_file(root / relative_path), relative_path);
     JsonNode top(doc, "", config.origin);
-    top.expect_object().allow_only_keys({"reference", "layout", "strategies", "indicators", "cuda"});
+    top.expect_object().allow_only_keys({"reference", "layout", "namespace", "indicators", "cuda"});
     config.reference_headers = string_list(top.require("reference"));
     config.layout_structs = string_list(top.require("layout"));
 
     std::vector<IndicatorSignature> catalog = indicator_signatures();
-    JsonNode strategies = top.require("strategies");
-    std::size_t n = strategies.expect_array();
-    for (std::size_t i = 0; i < n; ++i) {
-        JsonNode s = strategies.element(i);
-        s.expect_object().allow_only_keys({"spec", "entry", "params", "series"});
+    // Note [Strategy discovery]: the strategies are found, not listed.
+    std::string reference_namespace = "btforge";
+    if (std::optional<JsonNode> ns = top.find("namespace")) reference_namespace = ns->as_string();
+    for (DiscoveredStrategy& found : discover_strategies(root, reference_namespace)) {
         StrategyTarget target;
-        target.spec_file = s.require("spec").as_string();
-        target.entry = s.require("entry").as_string();
-        target.params_struct = s.require("params").as_string();
-        target.series_struct = s.require("series").as_string();
+        target.spec_file = found.spec_file;
+        target.header = found.header;
+        target.entry = found.entry;
         target.spec = parse_strategy_spec(read_file(root / target.spec_file), target.spec_file, catalog);
+        config.reference_headers.push_back(found.header);
         config.strategies.push_back(std::move(target));
     }
 
@@ -87,7 +87,8 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
 
     JsonNode cuda = top.require("cuda");
     cuda.expect_object().allow_only_keys(
-        {"architectures", "ptx", "max_threads_per_block", "min_blocks_per_multiprocessor", "max_spill_bytes"});
+        {"architectures", "ptx", "max_threads_per_block", "min_blocks_per_multiprocessor", "max_spill_bytes",
+         "spill_checked"});
     config.cuda.architectures = string_list(cuda.require("architectures"));
     config.cuda.ptx = cuda.require("ptx").as_string();
     config.cuda.max_threads_per_block = static_cast<int>(cuda.require("max_threads_per_block").as_unsigned());
@@ -95,6 +96,7 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
         static_cast<int>(cuda.require("min_blocks_per_multiprocessor").as_unsigned());
     // Read by the build (cmake/CompileFatbin.cmake), validated here.
     if (std::optional<JsonNode> spill = cuda.find("max_spill_bytes")) spill->as_unsigned();
+    if (std::optional<JsonNode> checked = cuda.find("spill_checked")) string_list(*checked);
     return config;
 }
 

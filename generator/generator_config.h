@@ -9,13 +9,17 @@
 
 namespace btforge::gen {
 
-// One strategy to generate a sweep kernel for.
+// One strategy (Note [Strategy discovery]) to generate a sweep kernel and a
+// binding for.
 struct StrategyTarget {
     StrategySpec spec;           // parsed and validated like the engines do
-    std::string spec_file;       // relative to the root
+    std::string spec_file;       // relative to the root, spec/NAME.json
+    std::string header;          // relative to the root, reference/strategies/NAME/NAME_strategy.h
     std::string entry;           // qualified kernel function, e.g. "btforge::run_default_strategy"
-    std::string params_struct;   // qualified, one field per spec parameter, in spec order
-    std::string series_struct;   // qualified, one pointer per spec indicator id, in spec order
+    // Read off the entry's parameter types once the reference is parsed
+    // (resolve_strategy_structs): qualified, e.g. "btforge::DefaultParams".
+    std::string params_struct;   // one field per spec parameter, in spec order
+    std::string series_struct;   // one pointer per spec indicator id, in spec order
 };
 
 // One per-symbol indicator of the catalog (host/indicators) and the
@@ -36,7 +40,7 @@ struct CudaTarget {
 // The generator spec (spec/generator.json): what to read, what to emit.
 struct GeneratorConfig {
     std::string origin;
-    std::vector<std::string> reference_headers;  // entry headers, relative to the root
+    std::vector<std::string> reference_headers;  // entry headers, relative to the root (strategies' included)
     std::vector<std::string> layout_structs;     // qualified structs shared by host and device
     std::vector<StrategyTarget> strategies;
     std::vector<IndicatorTarget> indicators;  // catalog order, per-symbol indicators only; empty: none generated

@@ -99,7 +99,10 @@ OutputFile emit_indicator_kernels(const EmitContext& context) {
         indicators << d;
     }
     TemplateData data;
-    data.set("stamp", context.stamp.header("indicator kernels (templates/indicator_series.cu)"));
+    std::vector<std::string> inputs = context.reference_files_of("");
+    inputs.push_back("templates/indicator_series.cu");
+    inputs.push_back(context.config.origin);
+    data.set("stamp", context.stamp.header("indicator kernels (templates/indicator_series.cu)", inputs));
     data.set("indicators", indicators);
     return OutputFile{"indicator_series.cu", render_template(context.templates_dir, "indicator_series.cu", data)};
 }

@@ -35,6 +35,7 @@ struct Field {
     std::string type;  // canonical spelling, e.g. "double", "const double *", "int[16]"
     std::uint64_t offset = 0;  // bytes, x86-64 layout (the same on the device for these types)
     std::uint64_t size = 0;
+    SourceLocation location;  // of the field's name
 };
 
 struct Parameter {

@@ -7,7 +7,6 @@ namespace btforge::gen {
 
 std::set<std::string> layout_entity_names(const EmitContext& context) {
     std::set<std::string> names(context.config.layout_structs.begin(), context.config.layout_structs.end());
-    for (const StrategyTarget& target : context.config.strategies) names.insert(target.params_struct);
     // Close over the marked names the chosen entities mention (array bounds, field types).
     bool grew = true;
     while (grew) {
@@ -28,23 +27,29 @@ std::set<std::string> layout_entity_names(const EmitContext& context) {
     return names;
 }
 
+std::string layout_static_asserts(const Entity& e) {
+    std::string asserts = "static_assert(sizeof(" + e.name + ") == " + std::to_string(e.size) + ", \"" + e.name +
+                          " must have the reference's size\");\n";
+    for (const Field& f : e.fields) {
+        asserts += "static_assert(__builtin_offsetof(" + e.name + ", " + f.name + ") == " + std::to_string(f.offset) +
+                   ", \"" + e.name + "::" + f.name + "\");\n";
+    }
+    return asserts;
+}
+
 OutputFile emit_layout_header(const EmitContext& context) {
     std::set<std::string> names = layout_entity_names(context);
     std::string entities;
     std::string asserts;
+    std::vector<std::string> inputs = {"templates/btforge_layout.h", context.config.origin};
     for (const Entity& e : context.model.entities) {
         if (names.count(e.qualified_name) == 0) continue;
+        inputs.push_back(e.location.file);
         entities += rewrite_for_device(e) + "\n\n";
-        if (e.kind != Entity::Kind::Struct) continue;
-        asserts += "static_assert(sizeof(" + e.name + ") == " + std::to_string(e.size) + ", \"" + e.name +
-                   " must have the reference's size\");\n";
-        for (const Field& f : e.fields) {
-            asserts += "static_assert(__builtin_offsetof(" + e.name + ", " + f.name + ") == " +
-                       std::to_string(f.offset) + ", \"" + e.name + "::" + f.name + "\");\n";
-        }
+        if (e.kind == Entity::Kind::Struct) asserts += layout_static_asserts(e);
     }
     TemplateData data;
-    data.set("stamp", context.stamp.header("host/device layout (templates/btforge_layout.h)"));
+    data.set("stamp", context.stamp.header("host/device layout (templates/btforge_layout.h)", inputs));
     data.set("entities", entities);
     data.set("static_asserts", asserts);
     data.set("indicator_max_args", std::to_string(max_indicator_args(context.config)));

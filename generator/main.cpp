@@ -11,6 +11,7 @@
 #include "generator/input_stamp.h"
 #include "generator/layout_emitter.h"
 #include "generator/reference_parser.h"
+#include "generator/strategy_contract.h"
 #include "generator/strategy_scaffold.h"
 #include "generator/sweep_kernel_emitter.h"
 
@@ -18,9 +19,6 @@ namespace po = boost::program_options;
 using namespace btforge::gen;
 
 namespace {
-
-constexpr const char* kTemplates[] = {"btforge_layout.h", "btforge_device.cuh", "strategy_sweep.cu",
-                                      "indicator_series.cu", "btforge_entry_points.h"};
 
 int generate(const std::filesystem::path& root, const std::string& config_path, const std::filesystem::path& out,
              bool check) {
@@ -30,27 +28,33 @@ int generate(const std::filesystem::path& root, const std::string& config_path, 
     parse.repository_root = root;
     parse.entry_headers = config.reference_headers;
     ReferenceModel model = parse_reference(parse);
-    if (!model.violations.empty()) {
-        for (const Violation& v : model.violations) {
+    std::vector<Violation> violations = model.violations;
+    std::size_t subset_violations = violations.size();
+    for (Violation& v : check_strategy_contracts(model, config)) violations.push_back(std::move(v));
+    if (!violations.empty()) {
+        for (const Violation& v : violations) {
             std::cerr << v.location.file << ':' << v.location.line << ':' << v.location.column << ": " << v.rule
                       << ": " << v.explanation << '\n';
         }
-        std::cerr << "btforge-gen: " << model.violations.size()
-                  << " use(s) of C++ outside the device subset (SPEC §2); nothing generated\n";
+        std::cerr << "btforge-gen: ";
+        if (subset_violations > 0) std::cerr << subset_violations << " use(s) of C++ outside the device subset (SPEC §2)";
+        if (subset_violations > 0 && violations.size() > subset_violations) std::cerr << " and ";
+        if (violations.size() > subset_violations) {
+            std::cerr << violations.size() - subset_violations
+                      << " break(s) of a strategy's contract with its spec (Note [The strategy contract])";
+        }
+        std::cerr << "; nothing generated\n";
         return 1;
     }
-    std::vector<std::string> spec_files = {config_path};
-    for (const StrategyTarget& t : config.strategies) spec_files.push_back(t.spec_file);
-    std::vector<std::string> template_files;
-    for (const char* t : kTemplates) template_files.push_back(std::string("templates/") + t);
-    EmitContext context{model, config,
-                        InputStamp{BTFORGE_VERSION, hash_files(root, spec_files), hash_files(root, model.input_files),
-                                   hash_files(root, template_files)},
-                        root / "templates"};
+    EmitContext context{model, config, InputStamp{BTFORGE_VERSION, root, root}, root / "templates"};
     std::vector<OutputFile> files;
     files.push_back(emit_layout_header(context));
     files.push_back(emit_device_code(context));
-    for (const StrategyTarget& target : config.strategies) files.push_back(emit_sweep_kernel(context, target));
+    for (const StrategyTarget& target : config.strategies) {
+        files.push_back(emit_sweep_kernel(context, target));
+        files.push_back(emit_strategy_binding(context, target));
+    }
+    files.push_back(emit_strategy_catalog(context));
     if (!config.indicators.empty()) files.push_back(emit_indicator_kernels(context));
     files.push_back(emit_entry_points(context));
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -198,7 +198,7 @@ void fill_text(CXTranslationUnit tu, CXCursor c, Entity& e) {
     clang_disposeTokens(tu, tokens, n);
 }
 
-void fill_layout(CXCursor c, Entity& e) {
+void fill_layout(CXCursor c, const PathMapper& paths, Entity& e) {
     CXType t = clang_getCursorType(c);
     long long size = clang_Type_getSizeOf(t);
     long long align = clang_Type_getAlignOf(t);
@@ -209,9 +209,11 @@ void fill_layout(CXCursor c, Entity& e) {
         CXType ft = clang_getCursorType(f);
         long long offset_bits = clang_Cursor_getOffsetOfField(f);
         long long field_size = clang_Type_getSizeOf(ft);
+        FilePosition at = file_position(clang_getCursorLocation(f));
         e.fields.push_back(Field{spelling(f), type_spelling(clang_getCanonicalType(ft)),
                                  offset_bits >= 0 ? static_cast<std::uint64_t>(offset_bits / 8) : 0,
-                                 field_size > 0 ? static_cast<std::uint64_t>(field_size) : 0});
+                                 field_size > 0 ? static_cast<std::uint64_t>(field_size) : 0,
+                                 SourceLocation{paths.relative(at.file), at.line, at.column}});
         return CXChildVisit_Continue;
     });
 }
@@ -288,7 +290,7 @@ ReferenceModel parse_reference(const ParseOptions& options) {
         FilePosition p = file_position(clang_getCursorLocation(m.cursor));
         e.location = SourceLocation{paths.relative(p.file), p.line, p.column};
         fill_text(tu.get(), m.cursor, e);
-        if (e.kind == Entity::Kind::Struct) fill_layout(m.cursor, e);
+        if (e.kind == Entity::Kind::Struct) fill_layout(m.cursor, paths, e);
         if (e.kind == Entity::Kind::Function) {
             fill_parameters(m.cursor, e);
             fill_callees(m.cursor, collector.usrs_, e);

@@ -1,49 +1,12 @@
 #include "generator/sweep_kernel_emitter.h"
 
+#include "generator/device_code_emitter.h"
+#include "generator/layout_emitter.h"
 #include "generator/template_renderer.h"
 
 namespace btforge::gen {
 
 namespace {
-
-std::string expected_type(const ParameterSpec& parameter) {
-    return parameter.type == ParameterType::Double ? "double" : "int";
-}
-
-void check_params_struct(const Entity& params, const StrategySpec& spec) {
-    if (params.fields.size() != spec.parameters.size()) {
-        throw located_error(params.location, "spec-mismatch",
-                            params.name + " has " + std::to_string(params.fields.size()) + " fields but " +
-                                spec.origin + " declares " + std::to_string(spec.parameters.size()) + " parameters");
-    }
-    for (std::size_t i = 0; i < params.fields.size(); ++i) {
-        const Field& f = params.fields[i];
-        const ParameterSpec& p = spec.parameters[i];
-        if (f.name != p.name || f.type != expected_type(p)) {
-            throw located_error(params.location, "spec-mismatch",
-                                params.name + " field " + std::to_string(i) + " is '" + f.type + " " + f.name +
-                                    "' but parameter " + std::to_string(i) + " of " + spec.origin + " is '" +
-                                    expected_type(p) + " " + p.name + "' (" + std::string(to_string(p.type)) + ")");
-        }
-    }
-}
-
-void check_series_struct(const Entity& series, const StrategySpec& spec) {
-    if (series.fields.size() != spec.indicators.size()) {
-        throw located_error(series.location, "spec-mismatch",
-                            series.name + " has " + std::to_string(series.fields.size()) + " fields but " +
-                                spec.origin + " declares " + std::to_string(spec.indicators.size()) + " indicators");
-    }
-    for (std::size_t i = 0; i < series.fields.size(); ++i) {
-        const Field& f = series.fields[i];
-        if (f.name != spec.indicators[i].id || f.type != "const double *") {
-            throw located_error(series.location, "spec-mismatch",
-                                series.name + " field " + std::to_string(i) + " is '" + f.type + " " + f.name +
-                                    "' but indicator " + std::to_string(i) + " of " + spec.origin + " is '" +
-                                    spec.indicators[i].id + "' (a const double *)");
-        }
-    }
-}
 
 std::string digit(std::size_t parameter) {
     std::string p = std::to_string(parameter);
@@ -67,16 +30,15 @@ std::string unqualified(const std::string& name) {
     return colon == std::string::npos ? name : name.substr(colon + 2);
 }
 
-}  // namespace
+std::vector<std::string> spec_files(const GeneratorConfig& config) {
+    std::vector<std::string> out;
+    for (const StrategyTarget& t : config.strategies) out.push_back(t.spec_file);
+    return out;
+}
 
-OutputFile emit_sweep_kernel(const EmitContext& context, const StrategyTarget& target) {
-    const StrategySpec& spec = target.spec;
-    const Entity& params = context.entity(target.params_struct);
-    const Entity& series = context.entity(target.series_struct);
-    context.entity(target.entry);
-    check_params_struct(params, spec);
-    check_series_struct(series, spec);
-
+// What the sweep kernel and the binding both say about a strategy's
+// parameters and series, by name and spec position.
+void set_parameters_and_series(const StrategySpec& spec, TemplateData& data) {
     TemplateData parameters{TemplateData::type::list};
     for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
         bool integral = spec.parameters[i].type != ParameterType::Double;
@@ -85,6 +47,8 @@ OutputFile emit_sweep_kernel(const EmitContext& context, const StrategyTarget& t
         p.set("index", std::to_string(i));
         p.set("cast_open", integral ? "static_cast<int>(" : "");
         p.set("cast_close", integral ? ")" : "");
+        p.set("integral", integral);
+        p.set("last", i + 1 == spec.parameters.size());
         parameters << p;
     }
     TemplateData uses{TemplateData::type::list};
@@ -93,20 +57,75 @@ OutputFile emit_sweep_kernel(const EmitContext& context, const StrategyTarget& t
         s.set("id", spec.indicators[u].id);
         s.set("use", std::to_string(u));
         s.set("local", local_series_index(spec.indicators[u]));
+        s.set("last", u + 1 == spec.indicators.size());
         uses << s;
     }
+    data.set("parameters", parameters);
+    data.set("series", uses);
+}
+
+}  // namespace
+
+OutputFile emit_sweep_kernel(const EmitContext& context, const StrategyTarget& target) {
+    const StrategySpec& spec = target.spec;
+    const Entity& params = context.entity(target.params_struct);
+    const Entity& series = context.entity(target.series_struct);
+    context.entity(target.entry);
+
+    std::vector<std::string> inputs = context.reference_files_of(spec.name);
+    inputs.push_back("templates/strategy_sweep.cu");
+    inputs.push_back(target.spec_file);
+    inputs.push_back(context.config.origin);  // launch bounds
     TemplateData data;
-    data.set("stamp", context.stamp.header("sweep kernel of " + spec.name + " (templates/strategy_sweep.cu)"));
+    data.set("stamp", context.stamp.header("sweep kernel of " + spec.name + " (templates/strategy_sweep.cu)", inputs));
     data.set("strategy", spec.name);
     data.set("spec_file", target.spec_file);
     data.set("entry", unqualified(target.entry));
     data.set("params_struct", params.name);
     data.set("series_struct", series.name);
-    data.set("parameters", parameters);
-    data.set("series", uses);
+    data.set("strategy_code", device_code_of(context, spec.name));
+    // The emu build compiles this file for the host: the parameter struct's
+    // layout is pinned like the layout header's structs.
+    data.set("static_asserts", layout_static_asserts(params));
+    set_parameters_and_series(spec, data);
     data.set("max_threads", std::to_string(context.config.cuda.max_threads_per_block));
     data.set("min_blocks", std::to_string(context.config.cuda.min_blocks_per_multiprocessor));
     return OutputFile{spec.name + "_sweep.cu", render_template(context.templates_dir, "strategy_sweep.cu", data)};
+}
+
+OutputFile emit_strategy_binding(const EmitContext& context, const StrategyTarget& target) {
+    const StrategySpec& spec = target.spec;
+    std::vector<std::string> inputs = context.reference_files_of(spec.name);
+    inputs.push_back("templates/strategy_binding.cpp");
+    inputs.push_back(target.spec_file);
+    TemplateData data;
+    data.set("stamp",
+             context.stamp.header("host binding of " + spec.name + " (templates/strategy_binding.cpp)", inputs));
+    data.set("strategy", spec.name);
+    data.set("spec_file", target.spec_file);
+    data.set("spec_name", std::filesystem::path(target.spec_file).filename().string());
+    data.set("header", target.header);
+    data.set("entry", target.entry);
+    data.set("params_struct", target.params_struct);
+    data.set("series_struct", target.series_struct);
+    set_parameters_and_series(spec, data);
+    return OutputFile{spec.name + "_binding.cpp",
+                      render_template(context.templates_dir, "strategy_binding.cpp", data)};
+}
+
+OutputFile emit_strategy_catalog(const EmitContext& context) {
+    TemplateData strategies{TemplateData::type::list};
+    for (const StrategyTarget& target : context.config.strategies) {
+        TemplateData s;
+        s.set("name", target.spec.name);
+        strategies << s;
+    }
+    std::vector<std::string> inputs = spec_files(context.config);
+    inputs.push_back("templates/strategy_catalog.cpp");
+    TemplateData data;
+    data.set("stamp", context.stamp.header("strategy catalog (templates/strategy_catalog.cpp)", inputs));
+    data.set("strategies", strategies);
+    return OutputFile{"strategy_catalog.cpp", render_template(context.templates_dir, "strategy_catalog.cpp", data)};
 }
 
 OutputFile emit_entry_points(const EmitContext& context) {
@@ -122,8 +141,11 @@ OutputFile emit_entry_points(const EmitContext& context) {
         i.set("name", target.signature.name);
         indicators << i;
     }
+    std::vector<std::string> inputs = spec_files(context.config);
+    inputs.push_back("templates/btforge_entry_points.h");
+    inputs.push_back(context.config.origin);
     TemplateData data;
-    data.set("stamp", context.stamp.header("kernel entry points (templates/btforge_entry_points.h)"));
+    data.set("stamp", context.stamp.header("kernel entry points (templates/btforge_entry_points.h)", inputs));
     data.set("strategies", strategies);
     data.set("indicators", indicators);
     return OutputFile{"btforge_entry_points.h", render_template(context.templates_dir, "btforge_entry_points.h", data)};

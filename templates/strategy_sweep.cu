@@ -1,10 +1,14 @@
 {{stamp}}
-// Sweep kernel of strategy "{{strategy}}" ({{spec_file}}): one thread per
-// combination decodes its own index, reads the shared indicator series and
-// runs {{entry}} from the reference, writing one Metrics row.
+// Sweep kernel of strategy "{{strategy}}" ({{spec_file}}): the strategy's own
+// device code (Note [Generated files stay local]), then one thread per
+// combination that decodes its own index, reads the shared indicator series
+// and runs {{entry}} from the reference, writing one Metrics row.
 #include "btforge_device.cuh"
 
 namespace btforge::device {
+
+{{strategy_code}}
+{{static_asserts}}
 
 // Note [Folded parameters]
 // A run-time (NVRTC) build of this kernel defines BTFORGE_FIXED_<name> for

@@ -46,6 +46,7 @@
 #include "generator/layout_emitter.h"
 #include "generator/output_files.h"
 #include "generator/reference_parser.h"
+#include "generator/strategy_contract.h"
 #include "generator/sweep_kernel_emitter.h"
 #include "generator/tests/test_support.h"
 
@@ -54,10 +55,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::source_dir;
-
-// The templates generator/main.cpp renders (kTemplates there), in its order.
-const std::vector<std::string> kTemplates = {"btforge_layout.h", "btforge_device.cuh", "strategy_sweep.cu",
-                                             "indicator_series.cu", "btforge_entry_points.h"};
 
 fs::path fixture_root() { return source_dir() / "generator" / "tests" / "golden" / "fixture"; }
 fs::path expected_dir() { return source_dir() / "generator" / "tests" / "golden" / "expected"; }
@@ -87,7 +84,11 @@ struct Fixture {
         std::vector<OutputFile> files;
         files.push_back(emit_layout_header(*context));
         files.push_back(emit_device_code(*context));
-        for (const StrategyTarget& target : config.strategies) files.push_back(emit_sweep_kernel(*context, target));
+        for (const StrategyTarget& target : config.strategies) {
+            files.push_back(emit_sweep_kernel(*context, target));
+            files.push_back(emit_strategy_binding(*context, target));
+        }
+        files.push_back(emit_strategy_catalog(*context));
         files.push_back(emit_entry_points(*context));
         return files;
     }
@@ -102,12 +103,8 @@ const Fixture& fixture() {
         parse.repository_root = root;
         parse.entry_headers = out->config.reference_headers;
         out->model = parse_reference(parse);
-        std::vector<std::string> spec_files = {"spec/generator.json"};
-        for (const StrategyTarget& t : out->config.strategies) spec_files.push_back(t.spec_file);
-        std::vector<std::string> template_files;
-        for (const std::string& t : kTemplates) template_files.push_back("templates/" + t);
-        InputStamp stamp{"golden", hash_files(root, spec_files), hash_files(root, out->model.input_files),
-                         hash_files(source_dir(), template_files)};
+        REQUIRE(check_strategy_contracts(out->model, out->config).empty());
+        InputStamp stamp{"golden", root, source_dir()};
         out->context = std::make_unique<EmitContext>(
             EmitContext{out->model, out->config, stamp, source_dir() / "templates"});
         return out;
@@ -139,15 +136,23 @@ TEST_CASE("golden: the fixture reference parses cleanly") {
     const Fixture& f = fixture();
     INFO(describe(f.model.violations));
     CHECK(f.model.violations.empty());
-    CHECK(f.model.input_files == std::vector<std::string>{"reference/kernel_marker.h", "reference/toy/layout.h",
-                                                          "reference/toy/math.h", "reference/toy/toy_band.h",
-                                                          "reference/toy/toy_cross.h"});
+    CHECK(f.model.input_files ==
+          std::vector<std::string>{"reference/kernel_marker.h", "reference/strategies/toy_band/toy_band_strategy.h",
+                                   "reference/strategies/toy_cross/toy_cross_strategy.h", "reference/toy/layout.h",
+                                   "reference/toy/math.h"});
     std::vector<std::string> names;
     for (const Entity& e : f.model.entities) names.push_back(e.qualified_name);
     CHECK(names == std::vector<std::string>{"toy::kMaxLegs", "toy::kTick", "toy::Quote", "toy::Costs", "toy::Result",
                                             "toy::Side", "toy::gap", "toy::best_leg", "toy::elapsed",
-                                            "toy::ToyCrossParams", "toy::ToyCrossSeries", "toy::run_toy_cross",
-                                            "toy::ToyBandParams", "toy::ToyBandSeries", "toy::run_toy_band"});
+                                            "toy::ToyBandParams", "toy::ToyBandSeries", "toy::run_toy_band_strategy",
+                                            "toy::ToyCrossParams", "toy::ToyCrossSeries",
+                                            "toy::run_toy_cross_strategy"});
+    // Discovered (Note [Strategy discovery]), sorted, structs read off the entries.
+    REQUIRE(f.config.strategies.size() == 2);
+    CHECK(f.config.strategies[0].spec.name == "toy_band");
+    CHECK(f.config.strategies[0].entry == "toy::run_toy_band_strategy");
+    CHECK(f.config.strategies[0].params_struct == "toy::ToyBandParams");
+    CHECK(f.config.strategies[1].series_struct == "toy::ToyCrossSeries");
 }
 
 TEST_CASE("golden: every rendered file matches generator/tests/golden/expected/ byte for byte") {
@@ -203,7 +208,8 @@ TEST_CASE("golden: every rendered file matches generator/tests/golden/expected/ 
         CHECK(present == rendered);
     }
     CHECK(rendered == std::set<std::string>{"btforge_layout.h", "btforge_device.cuh", "toy_cross_sweep.cu",
-                                            "toy_band_sweep.cu", "btforge_entry_points.h"});
+                                            "toy_band_sweep.cu", "toy_cross_binding.cpp", "toy_band_binding.cpp",
+                                            "strategy_catalog.cpp", "btforge_entry_points.h"});
 }
 
 TEST_CASE("golden: rendering is deterministic and carries no absolute path") {
@@ -217,28 +223,30 @@ TEST_CASE("golden: rendering is deterministic and carries no absolute path") {
         CHECK(first[i].content == second[i].content);
         CHECK(first[i].content.find(source_dir().string()) == std::string::npos);
         CHECK(first[i].content.rfind("// @generated by btforge-gen golden -- do not edit;", 0) == 0);
-        std::string header = f.context->stamp.header("");
-        CHECK(first[i].content.find(header.substr(header.find("// inputs:"))) != std::string::npos);
+        CHECK(first[i].content.find("\n// inputs: sha256:") != std::string::npos);
     }
 }
 
 TEST_CASE("golden: layout closure and the split between the layout and the device file") {
     const Fixture& f = fixture();
-    // The listed structs, every strategy's parameter struct, and the marked
-    // names their text mentions (kMaxLegs bounds Quote::legs); not the series
-    // structs, not kTick, not functions.
+    // The listed structs and the marked names their text mentions (kMaxLegs
+    // bounds Quote::legs); not a strategy's structs (its own file has them:
+    // Note [Generated files stay local]), not kTick, not functions.
     CHECK(layout_entity_names(*f.context) ==
-          std::set<std::string>{"toy::Quote", "toy::Costs", "toy::Result", "toy::ToyCrossParams",
-                                "toy::ToyBandParams", "toy::kMaxLegs"});
+          std::set<std::string>{"toy::Quote", "toy::Costs", "toy::Result", "toy::kMaxLegs"});
     std::vector<OutputFile> files = f.render_all();
     const std::string& layout = files[0].content;
     const std::string& device = files[1].content;
+    const std::string& band_kernel = files[2].content;
     CHECK(layout.find("inline constexpr int kMaxLegs = 3;") != std::string::npos);
     CHECK(device.find("kMaxLegs = 3") == std::string::npos);
     CHECK(device.find("inline constexpr double kTick = 0.5;") != std::string::npos);
     CHECK(layout.find("kTick = 0.5") == std::string::npos);
-    CHECK(device.find("struct ToyCrossSeries {") != std::string::npos);
-    CHECK(device.find("struct ToyCrossParams") == std::string::npos);
+    CHECK(device.find("ToyCross") == std::string::npos);
+    CHECK(device.find("ToyBand") == std::string::npos);
+    CHECK(band_kernel.find("struct ToyBandSeries {") != std::string::npos);
+    CHECK(band_kernel.find("static_assert(sizeof(ToyBandParams) == 24,") != std::string::npos);
+    CHECK(band_kernel.find("ToyCross") == std::string::npos);
     // Unmarked host code is never emitted.
     CHECK(device.find("host_log") == std::string::npos);
     // x86-64 layout pinned by static_asserts.
@@ -249,50 +257,60 @@ TEST_CASE("golden: layout closure and the split between the layout and the devic
 
 // ---------------------------------------------------------------- emitter errors
 
-TEST_CASE("emitters: a parameter struct that does not match the spec fails at the struct's location") {
+// Note [The strategy contract]: every break is reported, at the field, with
+// the JSON pointer into the spec.
+TEST_CASE("strategy contract: every mismatch between a kernel's structs and its spec, all at once") {
     const Fixture& f = fixture();
-    GeneratorConfig config = f.config;
-    EmitContext context{f.model, config, f.context->stamp, f.context->templates_dir};
-
-    SUBCASE("field count") {
-        StrategyTarget target = config.strategies[1];
-        target.params_struct = "toy::ToyCrossParams";
-        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
-                             "reference/toy/toy_cross.h:8:18: spec-mismatch: ToyCrossParams has 4 fields but "
-                             "spec/toy_band.json declares 3 parameters",
-                             std::runtime_error);
-    }
-    SUBCASE("field order") {
-        StrategyTarget target = config.strategies[0];
-        std::swap(target.spec.parameters[0], target.spec.parameters[1]);
-        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
-                             "reference/toy/toy_cross.h:8:18: spec-mismatch: ToyCrossParams field 0 is 'int "
-                             "fast_period' but parameter 0 of spec/toy_cross.json is 'int slow_period' (int)",
-                             std::runtime_error);
-    }
-    SUBCASE("field type") {
-        StrategyTarget target = config.strategies[0];
-        target.spec.parameters[2].type = ParameterType::Int;
-        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
-                             "reference/toy/toy_cross.h:8:18: spec-mismatch: ToyCrossParams field 2 is 'double "
-                             "stop_pct' but parameter 2 of spec/toy_cross.json is 'int stop_pct' (int)",
-                             std::runtime_error);
-    }
-    SUBCASE("series struct") {
-        StrategyTarget target = config.strategies[1];
-        target.series_struct = "toy::ToyCrossSeries";
-        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
-                             "reference/toy/toy_cross.h:15:18: spec-mismatch: ToyCrossSeries has 2 fields but "
-                             "spec/toy_band.json declares 3 indicators",
-                             std::runtime_error);
-    }
-    SUBCASE("unknown entry point") {
-        StrategyTarget target = config.strategies[0];
-        target.entry = "toy::run_nothing";
-        CHECK_THROWS_WITH_AS(emit_sweep_kernel(context, target),
-                             "spec/generator.json: no BT_KERNEL entity named 'toy::run_nothing' in the reference it "
-                             "reads",
-                             std::runtime_error);
+    const std::string cross = "reference/strategies/toy_cross/toy_cross_strategy.h:";
+    struct Case {
+        const char* what;
+        void (*edit)(GeneratorConfig&);
+        std::vector<std::string> expected;  // every violation, in order
+    };
+    const Case cases[] = {
+        {"as written", [](GeneratorConfig&) {}, {}},
+        {"two parameters swapped in the spec",
+         [](GeneratorConfig& c) { std::swap(c.strategies[1].spec.parameters[0], c.strategies[1].spec.parameters[1]); },
+         {cross + "10:9: spec-mismatch: ToyCrossParams::slow_period is field 1 but spec/toy_cross.json: "
+                  "/parameters/0 is entry 0: keep the fields in the spec's order",
+          cross + "9:9: spec-mismatch: ToyCrossParams::fast_period is field 0 but spec/toy_cross.json: "
+                  "/parameters/1 is entry 1: keep the fields in the spec's order"}},
+        {"a double declared int in the spec",
+         [](GeneratorConfig& c) { c.strategies[1].spec.parameters[2].type = ParameterType::Int; },
+         {cross + "11:12: spec-mismatch: ToyCrossParams::stop_pct is 'double' but spec/toy_cross.json: "
+                  "/parameters/2 is the int parameter 'stop_pct': declare it 'int'"}},
+        {"a renamed parameter and a renamed series, together",
+         [](GeneratorConfig& c) {
+             c.strategies[1].spec.parameters[3].name = "shorts";
+             c.strategies[1].spec.indicators[0].id = "fast";
+         },
+         {cross + "8:18: spec-mismatch: ToyCrossParams has no field 'shorts' for spec/toy_cross.json: "
+                  "/parameters/3 (bool parameter): add `int shorts;` as field 3",
+          cross + "12:9: spec-mismatch: ToyCrossParams::allow_short is not in spec/toy_cross.json: every field is a "
+                  "spec entry (add it to the spec or remove the field)",
+          cross + "15:18: spec-mismatch: ToyCrossSeries has no field 'fast' for spec/toy_cross.json: /indicators/0 "
+                  "(indicator series (SMA)): add `const double * fast;` as field 0",
+          cross + "16:19: spec-mismatch: ToyCrossSeries::sma_fast is not in spec/toy_cross.json: every field is a "
+                  "spec entry (add it to the spec or remove the field)"}},
+        {"a parameter the spec lacks",
+         [](GeneratorConfig& c) { c.strategies[1].spec.parameters.pop_back(); },
+         {cross + "12:9: spec-mismatch: ToyCrossParams::allow_short is not in spec/toy_cross.json: every field is a "
+                  "spec entry (add it to the spec or remove the field)"}},
+        {"an entry that is not there",
+         [](GeneratorConfig& c) { c.strategies[0].entry = "toy::run_nothing"; },
+         {"reference/strategies/toy_band/toy_band_strategy.h:1:1: strategy-entry: no BT_KERNEL function "
+          "toy::run_nothing in reference/strategies/toy_band/toy_band_strategy.h (Note [Strategy discovery]: the "
+          "entry of strategy 'toy_band' is named after it)"}},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        GeneratorConfig config = f.config;
+        c.edit(config);
+        std::vector<std::string> got;
+        for (const Violation& v : check_strategy_contracts(f.model, config)) {
+            got.push_back(test::where(v) + ": " + v.rule + ": " + v.explanation);
+        }
+        CHECK(got == c.expected);
     }
 }
 
@@ -306,7 +324,7 @@ TEST_CASE("emitters: indicator kernels call each reference function with its inp
     parse.entry_headers = config.reference_headers;
     ReferenceModel model = parse_reference(parse);
     REQUIRE(model.violations.empty());
-    EmitContext context{model, config, InputStamp{"golden", "s", "r", "t"}, root / "templates"};
+    EmitContext context{model, config, InputStamp{"golden", root, root}, root / "templates"};
     REQUIRE(config.indicators.size() == 19);
     CHECK(max_indicator_args(config) == 3);
     CHECK(max_indicator_outputs(config) == 3);

@@ -14,5 +14,6 @@ int run_data_command(const std::vector<std::string>& args);
 int run_bench_command(const std::vector<std::string>& args);
 int run_devices_command(const std::vector<std::string>& args);
 int run_parity_command(const std::vector<std::string>& args);
+int run_strategies_command(const std::vector<std::string>& args);
 
 }  // namespace btforge

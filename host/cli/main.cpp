@@ -23,6 +23,7 @@ constexpr const char* kUsage =
     "  bench       measure cells/s on a fixed synthetic workload: CPU 1 thread and all, and a backend\n"
     "  devices     list the CUDA devices and the GPU kernels this binary carries\n"
     "  parity      check a backend (emu: the generated kernels built for the host) against the reference\n"
+    "  strategies  list the strategies this binary carries (--names: one name per line)\n"
     "\n"
     "Without --data every command uses the embedded synthetic market; without --spec/--grid\n"
     "the embedded default strategy and its quickstart grid.\n";
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
         if (command == "bench") return btforge::run_bench_command(args);
         if (command == "devices") return btforge::run_devices_command(args);
         if (command == "parity") return btforge::run_parity_command(args);
+        if (command == "strategies") return btforge::run_strategies_command(args);
         std::cerr << "btforge: unknown command '" << command << "'\n\n" << kUsage;
         return btforge::kExitUsage;
     } catch (const boost::program_options::error& e) {

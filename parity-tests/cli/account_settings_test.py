@@ -20,7 +20,7 @@ KEYS = ["initial_equity", "maker_fee", "taker_fee", "slippage"]
 
 
 def spec_account(strategy):
-    name = "default_strategy.json" if strategy == "default" else strategy + ".json"
+    name = strategy + ".json"
     with open(os.path.join(SPEC_DIR, name)) as f:
         return json.load(f)["account"]
 

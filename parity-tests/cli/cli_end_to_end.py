@@ -457,7 +457,7 @@ class BadInputsAreRejected(CliTestCase):
 
     def test_default_spec_with_bad_type(self):
         here = os.path.dirname(os.path.abspath(__file__))
-        with open(os.path.join(here, "..", "..", "spec", "default_strategy.json")) as f:
+        with open(os.path.join(here, "..", "..", "spec", "default.json")) as f:
             spec = json.load(f)
         spec["parameters"][0]["type"] = "integer"
         self.write_json("baddefault.json", spec)

@@ -49,7 +49,7 @@ bool same_bits(const Metrics& a, const Metrics& b) { return std::memcmp(&a, &b, 
 }  // namespace
 
 TEST_CASE("CUDA sweep: bit-identical to the CPU reference, or plainly unavailable") {
-    for (auto [spec_file, grid] : {std::pair{"default_strategy.json", kDefaultGrid},
+    for (auto [spec_file, grid] : {std::pair{"default.json", kDefaultGrid},
                                    std::pair{"sma_cross.json", kSmaGrid}}) {
         CAPTURE(spec_file);
         SmallSweep sweep(spec_file, grid);

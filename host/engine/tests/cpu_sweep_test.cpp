@@ -24,7 +24,7 @@ bool same_bits(const Metrics& a, const Metrics& b) { return std::memcmp(&a, &b, 
 }  // namespace
 
 TEST_CASE("results are bit-identical with 1 and with N threads, for both strategies") {
-    for (auto [spec_file, grid] : {std::pair{"default_strategy.json", kDefaultGrid},
+    for (auto [spec_file, grid] : {std::pair{"default.json", kDefaultGrid},
                                    std::pair{"sma_cross.json", kSmaGrid}}) {
         CAPTURE(spec_file);
         SmallSweep sweep(spec_file, grid);
@@ -45,7 +45,7 @@ TEST_CASE("results are bit-identical with 1 and with N threads, for both strateg
 }
 
 TEST_CASE("a replayed combination, with its fill log, reproduces its sweep row bit for bit") {
-    SmallSweep sweep("default_strategy.json", kDefaultGrid);
+    SmallSweep sweep("default.json", kDefaultGrid);
     SweepOutcome outcome = sweep.run(2);
     for (std::size_t ordinal : {std::size_t{0}, outcome.all.size() / 2, outcome.all.size() - 1}) {
         const ResultRow& row = outcome.all[ordinal];
@@ -69,7 +69,7 @@ TEST_CASE("a replayed combination, with its fill log, reproduces its sweep row b
 }
 
 TEST_CASE("each indicator series is computed once per distinct parameter set") {
-    SmallSweep sweep("default_strategy.json", kDefaultGrid);
+    SmallSweep sweep("default.json", kDefaultGrid);
     // ema_fast 2 + ema_slow 2 + rsi 1 + adx 1 + atr 1 + bb_upper 1 + bb_lower 1 + breadth 1
     CHECK(sweep.series.distinct_series() == 10);
 }

@@ -5,7 +5,7 @@
 namespace btforge {
 
 // Parameters of the default strategy, one field per entry of
-// spec/default_strategy.json (same names; bools are ints 0/1).
+// spec/default.json (same names; bools are ints 0/1).
 struct BT_KERNEL DefaultParams {
     // Indicator series (series: true in the spec).
     int ema_fast;

@@ -83,6 +83,7 @@ class NewStrategyEndToEnd(unittest.TestCase):
         print(run([scenario], root)[-300:])
         btforge = os.path.join(build, "host", "cli", "btforge")
         market = ["--synthetic-bars", "3000", "--synthetic-symbols", "3"]
+        os.makedirs(os.path.join(root, "out"))
         out = run([btforge, "sweep", "--strategy", NAME, "--backend", "emu", "--threads", jobs, "-o",
                    os.path.join(root, "out", "demo"), *market], root)
         self.assertIn("rank", out)

@@ -45,7 +45,7 @@ else()
   foreach(file IN LISTS BTFORGE_GENERATED_FILES)
     if(NOT EXISTS ${file})
       message(FATAL_ERROR "${file} does not exist and btforge-gen cannot be built here (it needs libclang and "
-        "kainjow mustache: scripts/install-deps --generator). A new strategy needs the generator once; "
+        "kainjow mustache: scripts/install-deps --test). A new strategy needs the generator once; "
         "commit generated/ afterwards and any machine builds it.")
     endif()
   endforeach()

@@ -26,10 +26,13 @@ BT_KERNEL inline FillContext fill_context(int bar, int symbol, int trade_index) 
 }
 
 // Opens a holding at `fill_price` (slippage already applied by the caller,
-// who also needed that price to size the order) as a taker.
-BT_KERNEL inline void open_position(Account& account, Holding& holding, FillLog* log, const AccountConfig& config,
-                                    const FillContext& where, int side, double qty, double fill_price) {
-    double fee = apply_open_fill(account, holding, side, qty, fill_price, fee_rate(config, kTaker));
+// who also needed that price to size the order), paying the fee of `role`:
+// a market or stop entry is a taker, a resting limit entry a maker
+// (reference/orders/).
+BT_KERNEL inline void open_position_by_role(Account& account, Holding& holding, FillLog* log,
+                                            const AccountConfig& config, const FillContext& where, int side,
+                                            double qty, double fill_price, FillRole role) {
+    double fee = apply_open_fill(account, holding, side, qty, fill_price, fee_rate(config, role));
     FillRecord record;
     record.bar = where.bar;
     record.symbol = where.symbol;
@@ -42,6 +45,12 @@ BT_KERNEL inline void open_position(Account& account, Holding& holding, FillLog*
     record.realized_pnl = 0.0;
     record.cash_after = account.cash;
     log_fill(log, record);
+}
+
+// Opens a holding as a taker (a market entry at the open).
+BT_KERNEL inline void open_position(Account& account, Holding& holding, FillLog* log, const AccountConfig& config,
+                                    const FillContext& where, int side, double qty, double fill_price) {
+    open_position_by_role(account, holding, log, config, where, side, qty, fill_price, kTaker);
 }
 
 // Closes `qty` of a holding at the quoted price: slippage and fee by role,

@@ -1,0 +1,231 @@
+#pragma once
+
+// The band_reversion example: Bollinger bands with resting entry orders
+// (reference/orders/), the third example strategy and the one that shows the
+// guide's path end to end. Per symbol, at the close:
+//   mode 0, fade: a close below the lower band rests a buy LIMIT
+//     entry_atr_frac * ATR below the band (a close above the upper band, a
+//     sell limit as far above it, when shorts are allowed): the entry waits
+//     for the stretch to go further and buys it back cheaper, as a maker;
+//   mode 1, breakout: a close above the upper band rests a buy STOP
+//     entry_atr_frac * ATR above the band (below the lower band, a sell stop
+//     below it): the entry waits for the break to carry on, as a taker.
+// The order lives order_bars bars (Note [Resting entry orders]); a new
+// signal while flat replaces it. A filled position has a stop sl_atr * ATR
+// (of the signal bar) from its fill, evaluated from the fill on the fill's
+// bar too (Note [A fill inside the bar meets its stop in that bar]); it
+// exits at the next open once the close is back at the middle band (fade)
+// or back inside it (breakout: the close crossing the middle band against
+// the position). Each entry commits position_fraction of the equity marked
+// at the previous close.
+
+#include <cmath>
+
+#include "reference/accounting/fee_model.h"
+#include "reference/accounting/holding.h"
+#include "reference/accounting/quantize.h"
+#include "reference/exits/stop_loss.h"
+#include "reference/kernel_marker.h"
+#include "reference/market/market_view.h"
+#include "reference/metrics/metrics.h"
+#include "reference/orders/resting_entry.h"
+#include "reference/orders/resting_entry_fill.h"
+#include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/portfolio.h"
+#include "reference/portfolio/position_fills.h"
+#include "reference/portfolio/settle_funding.h"
+
+namespace btforge {
+
+struct BT_KERNEL BandReversionParams {
+    int bb_period;
+    double bb_k;
+    int atr_period;
+    int mode;                  // 0 fade (limit entries), 1 breakout (stop entries)
+    double entry_atr_frac;     // how far beyond the band the order rests, in ATR
+    int order_bars;            // bars an unfilled order lives
+    double sl_atr;             // stop distance from the fill, in ATR
+    double position_fraction;  // notional of one entry, fraction of equity
+    int allow_short;
+};
+
+struct BT_KERNEL BandReversionSeries {
+    const double* bb_upper;
+    const double* bb_middle;
+    const double* bb_lower;
+    const double* atr;
+};
+
+struct BT_KERNEL BandReversionSymbolState {
+    RestingEntry order;
+    double order_atr;  // the ATR of the bar that placed the order: sizes the stop
+    double stop;
+    int trade_index;
+    int exit_pending;  // 1: close at the next open
+};
+
+// The entry order a close asks for: side (+1/-1, 0 none), kind and price.
+struct BT_KERNEL BandReversionSignal {
+    int side;
+    int kind;
+    double price;
+};
+
+BT_KERNEL inline BandReversionSignal band_reversion_signal(const BandReversionSeries& s, const BandReversionParams& p,
+                                                           double close, int i, double tick) {
+    BandReversionSignal signal;
+    signal.side = 0;
+    signal.kind = kNoEntryOrder;
+    signal.price = 0.0;
+    double upper = s.bb_upper[i];
+    double lower = s.bb_lower[i];
+    double atr = s.atr[i];
+    if (std::isnan(upper) || std::isnan(lower) || std::isnan(atr)) return signal;
+    double offset = p.entry_atr_frac * atr;
+    if (p.mode == 0) {
+        if (close < lower) {
+            signal.side = 1;
+            signal.price = round_to_tick(lower - offset, tick);
+        } else if (close > upper && p.allow_short != 0) {
+            signal.side = -1;
+            signal.price = round_to_tick(upper + offset, tick);
+        }
+        signal.kind = kLimitEntry;
+    } else {
+        if (close > upper) {
+            signal.side = 1;
+            signal.price = round_to_tick(upper + offset, tick);
+        } else if (close < lower && p.allow_short != 0) {
+            signal.side = -1;
+            signal.price = round_to_tick(lower - offset, tick);
+        }
+        signal.kind = kStopEntry;
+    }
+    if (signal.side == 0 || !(signal.price > 0.0)) signal.side = 0;
+    return signal;
+}
+
+// Whether the close says to leave a position of `side` at the next open.
+BT_KERNEL inline int band_reversion_exit(const BandReversionSeries& s, const BandReversionParams& p, int side,
+                                         double close, int i) {
+    double middle = s.bb_middle[i];
+    if (std::isnan(middle)) return 0;
+    double toward_middle = static_cast<double>(side) * (close - middle);  // < 0: still stretched away from it
+    if (p.mode == 0) return toward_middle >= 0.0 ? 1 : 0;   // fade: back at the middle band
+    return toward_middle <= 0.0 ? 1 : 0;                     // breakout: back inside, past the middle
+}
+
+BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const BandReversionSeries& series,
+                                                  const BandReversionParams& p, const AccountConfig& config,
+                                                  Metrics& out, FillLog* log, double* equity_curve) {
+    Portfolio pf;
+    portfolio_begin(pf, config, m.n_symbols);
+    BandReversionSymbolState states[kMaxSymbols];
+    for (int s = 0; s < m.n_symbols; ++s) {
+        cancel_resting_entry(states[s].order);
+        states[s].order_atr = 0.0;
+        states[s].stop = 0.0;
+        states[s].trade_index = -1;
+        states[s].exit_pending = 0;
+    }
+    MetricsAccumulator metrics;
+    metrics_begin(metrics, config.initial_equity);
+    double equity_prev_close = config.initial_equity;
+    int trades_started = 0;
+    int last_bar = m.n_bars - 1;
+
+    for (int t = 0; t < m.n_bars; ++t) {
+        // Inside the bar: the exit decided at the last close, the resting
+        // order, funding, then the stop.
+        for (int s = 0; s < m.n_symbols; ++s) {
+            int i = market_index(m, s, t);
+            if (m.tradable[i] == 0) continue;
+            BandReversionSymbolState& st = states[s];
+            Holding& holding = pf.holdings[s];
+            FillContext where = fill_context(t, s, st.trade_index);
+            if (st.exit_pending != 0) {
+                st.exit_pending = 0;
+                if (holding.side != 0) {
+                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
+                                   kSignalExit);
+                }
+            }
+            RestingEntryFill fill;
+            fill.filled = 0;
+            fill.price = 0.0;
+            fill.quote = 0.0;
+            fill.role = kTaker;
+            if (holding.side == 0 && resting_entry_live(st.order, t) != 0) {
+                fill = try_fill_resting_entry(st.order, config, m.open[i], m.high[i], m.low[i]);
+                if (fill.filled != 0) {
+                    int side = st.order.side;
+                    double qty = equity_prev_close > 0.0
+                                     ? floor_to_step(p.position_fraction * equity_prev_close / fill.price,
+                                                     m.qty_step[s])
+                                     : 0.0;
+                    if (qty >= m.min_qty[s]) {
+                        where.trade_index = trades_started;
+                        open_position_by_role(pf.account, holding, log, config, where, side, qty, fill.price,
+                                              static_cast<FillRole>(fill.role));
+                        st.trade_index = trades_started;
+                        trades_started += 1;
+                        st.stop = round_to_tick(fill.quote - static_cast<double>(side) * p.sl_atr * st.order_atr,
+                                                m.price_tick[s]);
+                    } else {
+                        fill.filled = 0;  // too small to trade: the order is spent all the same
+                    }
+                    cancel_resting_entry(st.order);
+                }
+            }
+            if (st.order.kind != kNoEntryOrder && t >= st.order.last_bar) cancel_resting_entry(st.order);
+            if (holding.side == 0) continue;
+            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+            where.trade_index = st.trade_index;
+            int stop = evaluate_stop(holding.side, st.stop, stop_reference_open(fill, m.open[i]), m.high[i],
+                                     m.low[i]);
+            if (stop == kStopGapped) {
+                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
+                               kStopGap);
+            } else if (stop == kStopHit) {
+                close_position(pf.account, holding, metrics, log, config, where, holding.qty, st.stop, kTaker,
+                               kStopLoss);
+            }
+        }
+
+        // At the close: exits for the next open, new orders; everything
+        // closes at the last bar.
+        for (int s = 0; s < m.n_symbols; ++s) {
+            int i = market_index(m, s, t);
+            BandReversionSymbolState& st = states[s];
+            Holding& holding = pf.holdings[s];
+            if (t == last_bar) {
+                cancel_resting_entry(st.order);
+                if (holding.side != 0) {
+                    FillContext where = fill_context(t, s, st.trade_index);
+                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i],
+                                   kTaker, kEndOfData);
+                }
+                continue;
+            }
+            if (m.tradable[i] == 0) continue;
+            if (holding.side != 0) {
+                st.exit_pending = band_reversion_exit(series, p, holding.side, m.close[i], i);
+                continue;
+            }
+            BandReversionSignal signal = band_reversion_signal(series, p, m.close[i], i, m.price_tick[s]);
+            if (signal.side == 0) continue;
+            place_resting_entry(st.order, signal.kind, signal.side, signal.price, t, p.order_bars);
+            st.order_atr = series.atr[i];
+        }
+
+        int has_position = 0;
+        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        metrics_on_bar_close(metrics, equity, has_position);
+        if (equity_curve != nullptr) equity_curve[t] = equity;
+        equity_prev_close = equity;
+    }
+    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
+                   out);
+}
+
+}  // namespace btforge

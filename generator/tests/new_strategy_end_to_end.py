@@ -3,8 +3,7 @@
 
     new_strategy_end_to_end.py BTFORGE_GEN SOURCE_DIR CMAKE CXX [unittest options]
 
-On a copy of the tree (its tracked and unignored files, in a temporary
-directory, made a git repository so that the changes can be listed):
+On a copy of the tree (without build outputs, in a temporary directory):
   1. `btforge-gen --new-strategy demo_breakout` writes the skeleton
      (Note [The strategy scaffold]);
   2. one configure and ONE build of btforge and of the strategy's scenario
@@ -19,6 +18,7 @@ directory, made a git repository so that the changes can be listed):
 Slow (a whole build): registered with CTest as new_strategy_end_to_end, label
 "slow"; ccache is used when it is installed.
 """
+import hashlib
 import os
 import shutil
 import subprocess
@@ -39,19 +39,30 @@ def run(args, cwd, timeout=1800, env=None):
     return p.stdout
 
 
+# What is not part of the tree (.gitignore's entries, and git's own folder).
+SKIPPED = ("build", "out", ".git", ".venv", "__pycache__")
+
+
 def copy_tree(source, dest):
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=source,
-                            stdout=subprocess.PIPE, check=True).stdout.decode().split("\0")
-    for rel in filter(None, listed):
-        src = os.path.join(source, rel)
-        if not os.path.isfile(src):
-            continue  # deleted in the working tree
-        os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
-        shutil.copy2(src, os.path.join(dest, rel))
-    git = ["git", "-c", "user.name=test", "-c", "user.email=test@localhost", "-c", "init.defaultBranch=main"]
-    run(git + ["init", "-q"], dest)
-    run(git + ["add", "-A"], dest)
-    run(git + ["commit", "-q", "-m", "copy"], dest)
+    """The tree without build outputs; no git needed (a fresh machine may lack it)."""
+    def ignore(folder, names):
+        top = os.path.abspath(folder) == os.path.abspath(source)
+        return [n for n in names if n == "__pycache__" or n.endswith(".pyc") or
+                (top and (n in SKIPPED or n.startswith("build")))]
+    shutil.copytree(source, dest, ignore=ignore, dirs_exist_ok=True)
+
+
+def manifest(root):
+    """{relative path: sha256} of the tree's files (Note [Generated files stay local] is checked on it)."""
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        if os.path.abspath(folder) == os.path.abspath(root):
+            dirs[:] = [d for d in dirs if d not in SKIPPED and not d.startswith("build")]
+        for name in files:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, root).replace(os.sep, "/")] = hashlib.sha256(f.read()).hexdigest()
+    return out
 
 
 def add_strategy(root):
@@ -64,6 +75,7 @@ class NewStrategyEndToEnd(unittest.TestCase):
         root = tempfile.mkdtemp(prefix="btforge-new-strategy-")
         self.addCleanup(shutil.rmtree, root, True)
         copy_tree(SOURCE_DIR, root)
+        before = manifest(root)
         print(add_strategy(root))
 
         build = os.path.join(root, "build", "ci")
@@ -93,8 +105,8 @@ class NewStrategyEndToEnd(unittest.TestCase):
                    "--combinations", "2000", "--threads", jobs], root)
         self.assertIn("100", out)
 
-        status = run(["git", "status", "--porcelain", "--untracked-files=all"], root).splitlines()
-        changed = sorted(line[3:] for line in status if not line[3:].startswith(("build/", "out/")))
+        after = manifest(root)
+        changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
         self.assertEqual(changed, sorted([
             "generated/btforge_entry_points.h",
             "generated/strategy_catalog.cpp",

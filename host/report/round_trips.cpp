@@ -19,11 +19,13 @@ namespace btforge {
 // the holding of a symbol between fills. A trade's funding is recomputed
 // here with the reference's own funding_delta, on the quantity the trade held
 // at each funding step, so it is exact only if the steps are placed where the
-// reference placed them. Both built-in strategies follow Note [Bar order of
+// reference placed them. The built-in strategies follow Note [Bar order of
 // the default strategy]: per bar and per symbol in index order, the fills at
-// the open (entry, signal_exit), then the funding, then the exits inside the
-// bar (stop_loss, stop_gap, partial_target, target); after every symbol, the
-// exits at the close (max_hold, end_of_data). The derivation replays the
+// the open (entry, signal_exit), then the funding, then the fills inside the
+// bar (resting_entry, a resting order reached after the funding time: Note
+// [Resting entry orders]; then the exits stop_loss, stop_gap,
+// partial_target, target); after every symbol, the exits at the close
+// (max_hold, end_of_data). The derivation replays the
 // account in that order with the reference's arithmetic (quantize after each
 // step) and requires the replayed cash to equal every fill's cash_after bit
 // for bit; a strategy that orders its steps otherwise is refused, not given
@@ -122,7 +124,7 @@ private:
 
     void apply(const FillRecord& fill) {
         OpenTrade& open = holdings_[static_cast<std::size_t>(fill.symbol)];
-        if (fill.reason == kEntry) {
+        if (fill.reason == kEntry || fill.reason == kRestingEntry) {
             if (open.trade >= 0 && open.trade != fill.trade_index) refuse(fill, "opens a trade while another is open");
             Totals& totals = trades_[fill.trade_index];
             if (totals.entry_fills == 0) {

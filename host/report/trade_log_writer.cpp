@@ -15,6 +15,7 @@ const char* fill_reason_name(int reason) {
         case kSignalExit: return "signal_exit";
         case kMaxHold: return "max_hold";
         case kEndOfData: return "end_of_data";
+        case kRestingEntry: return "resting_entry";
         default: return "unknown";
     }
 }

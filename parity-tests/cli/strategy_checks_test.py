@@ -8,7 +8,7 @@ Usage: strategy_checks_test.py PATH/TO/btforge STRATEGY [unittest options]
   * its quickstart grid (spec/grids/STRATEGY_quickstart.json, embedded) runs
     and ranks rows, and some combination trades;
   * replaying a row of that sweep prints exactly the row (best, middle,
-    worst, the busiest);
+    worst, the busiest), and the busiest row's round trips can be derived;
   * the generated kernel compiled for the host (--backend emu) writes the
     same bytes as the reference (--backend cpu).
 Parity itself (field by field, 10,000 random combinations) is the
@@ -54,6 +54,17 @@ class StrategyChecks(e2e.CliTestCase):
                     self.assertEqual(value, row[name], "%s: replay prints %s, the sweep row has %s"
                                      % (name, value, row[name]))
                 self.assertEqual(e2e.parse_parameters(p.stdout), {k: row[k] for k in params})
+
+    def test_round_trips_of_the_busiest_row(self):
+        # Note [Round trips from the fill log]: the strategy's bar order lets
+        # the round trips be derived (or the replay refuses them).
+        _, rows, _ = self.quickstart("q")
+        busiest = max(rows, key=lambda r: int(r["n_trades"]))
+        rt = self.path("rt.csv")
+        self.btforge("replay", "--strategy", STRATEGY, "--combination", busiest["combination_id"], *MARKET,
+                     "--trades", self.path("t.csv"), "--round-trips", rt)
+        _, trips, _ = e2e.read_csv(rt)
+        self.assertEqual(len(trips), int(busiest["n_trades"]))
 
     def test_generated_kernel_writes_the_reference_bytes(self):
         _, _, cpu = self.quickstart("cpu", "--backend", "cpu")

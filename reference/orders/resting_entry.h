@@ -12,8 +12,10 @@ namespace btforge {
 //   - placed at the close of bar t with `valid_bars` N >= 1, it can fill on
 //     bars t+1 .. t+N and is cancelled after the close of bar t+N unfilled
 //     (N = 1: good for the next bar only);
-//   - on each of those bars it is looked at first, at the open, before
-//     funding and the exits of that bar; a strategy that places a new order
+//   - on each of those bars it is looked at after what happens at the open
+//     (exits decided at the last close, the funding of positions held at the
+//     open: a position the order opens did not hold that funding time) and
+//     before the exits inside the bar; a strategy that places a new order
 //     while one rests replaces it (same bar count from the new placement);
 //   - a fill inside the bar (not at the open) happened at an unknown moment
 //     of the bar, so the bar's favourable extreme may have come before it and

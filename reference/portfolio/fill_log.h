@@ -14,6 +14,7 @@ enum BT_KERNEL FillReason : int {
     kSignalExit = 5,   // opposite signal, filled at the next open
     kMaxHold = 6,      // held max_hold_bars, closed at the close
     kEndOfData = 7,    // last bar, closed at the close
+    kRestingEntry = 8, // a resting limit or stop entry filled inside the bar (reference/orders/)
 };
 
 struct BT_KERNEL FillRecord {

@@ -26,17 +26,18 @@ BT_KERNEL inline FillContext fill_context(int bar, int symbol, int trade_index) 
 }
 
 // Opens a holding at `fill_price` (slippage already applied by the caller,
-// who also needed that price to size the order), paying the fee of `role`:
-// a market or stop entry is a taker, a resting limit entry a maker
-// (reference/orders/).
+// who also needed that price to size the order), paying the fee of `role`
+// (a market or stop entry is a taker, a resting limit entry a maker:
+// reference/orders/) and logged with `reason` (kEntry at the open,
+// kRestingEntry inside the bar).
 BT_KERNEL inline void open_position_by_role(Account& account, Holding& holding, FillLog* log,
                                             const AccountConfig& config, const FillContext& where, int side,
-                                            double qty, double fill_price, FillRole role) {
+                                            double qty, double fill_price, FillRole role, int reason) {
     double fee = apply_open_fill(account, holding, side, qty, fill_price, fee_rate(config, role));
     FillRecord record;
     record.bar = where.bar;
     record.symbol = where.symbol;
-    record.reason = kEntry;
+    record.reason = reason;
     record.trade_dir = side;
     record.trade_index = where.trade_index;
     record.qty = qty;
@@ -50,7 +51,7 @@ BT_KERNEL inline void open_position_by_role(Account& account, Holding& holding, 
 // Opens a holding as a taker (a market entry at the open).
 BT_KERNEL inline void open_position(Account& account, Holding& holding, FillLog* log, const AccountConfig& config,
                                     const FillContext& where, int side, double qty, double fill_price) {
-    open_position_by_role(account, holding, log, config, where, side, qty, fill_price, kTaker);
+    open_position_by_role(account, holding, log, config, where, side, qty, fill_price, kTaker, kEntry);
 }
 
 // Closes `qty` of a holding at the quoted price: slippage and fee by role,

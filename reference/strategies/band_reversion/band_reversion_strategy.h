@@ -135,8 +135,8 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
     int last_bar = m.n_bars - 1;
 
     for (int t = 0; t < m.n_bars; ++t) {
-        // Inside the bar: the exit decided at the last close, the resting
-        // order, funding, then the stop.
+        // Inside the bar: the exit decided at the last close, funding, the
+        // resting order, then the stop.
         for (int s = 0; s < m.n_symbols; ++s) {
             int i = market_index(m, s, t);
             if (m.tradable[i] == 0) continue;
@@ -149,6 +149,11 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
                     close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
                                    kSignalExit);
                 }
+            }
+            // Funding settles at the open, before a resting entry can fill:
+            // a position it opens did not hold the bar's funding time.
+            if (holding.side != 0) {
+                settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             }
             RestingEntryFill fill;
             fill.filled = 0;
@@ -166,7 +171,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
                     if (qty >= m.min_qty[s]) {
                         where.trade_index = trades_started;
                         open_position_by_role(pf.account, holding, log, config, where, side, qty, fill.price,
-                                              static_cast<FillRole>(fill.role));
+                                              static_cast<FillRole>(fill.role), kRestingEntry);
                         st.trade_index = trades_started;
                         trades_started += 1;
                         st.stop = round_to_tick(fill.quote - static_cast<double>(side) * p.sl_atr * st.order_atr,
@@ -179,7 +184,6 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             }
             if (st.order.kind != kNoEntryOrder && t >= st.order.last_bar) cancel_resting_entry(st.order);
             if (holding.side == 0) continue;
-            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             where.trade_index = st.trade_index;
             int stop = evaluate_stop(holding.side, st.stop, stop_reference_open(fill, m.open[i]), m.high[i],
                                      m.low[i]);

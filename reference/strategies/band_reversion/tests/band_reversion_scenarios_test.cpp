@@ -74,7 +74,7 @@ TEST_CASE("band_reversion: an order lives order_bars bars, then is cancelled") {
         sc.close_at(2, 97.0);                                 // live on bars 3, 4, 5
         sc.market.bar(0, fill_bar, 100.0, 100.0, 96.9, 100.0);  // reaches 97 on bar 5 (last live) or 6 (gone)
         ScenarioResult r = sc.run();
-        CHECK(r.count(kEntry) == (fill_bar == 5 ? 1 : 0));
+        CHECK(r.count(kRestingEntry) == (fill_bar == 5 ? 1 : 0));
     }
 }
 
@@ -184,4 +184,28 @@ TEST_CASE("band_reversion: a stop entry filled above an open that is below its o
     CHECK(r.fills[0].price == 103.0);
     CHECK(r.fills[1].reason == kStopLoss);
     CHECK(r.fills[1].price == 99.0);
+}
+
+TEST_CASE("band_reversion: a position filled inside a bar did not hold that bar's funding time; held, it pays") {
+    struct Case {
+        const char* what;
+        int funding_bar;
+        bool pays;
+    };
+    const Case cases[] = {
+        {"funding at the open of the fill's bar: not held yet", 3, false},
+        {"funding at the open of the next bar: held", 4, true},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        BandScenario sc(12);
+        sc.close_at(2, 97.0);
+        sc.market.bar(0, 3, 97.5, 98.0, 96.8, 97.5);  // filled at 97, 51.546 long
+        sc.market.funding_events[sc.market.at(0, c.funding_bar)] = 1;
+        sc.market.funding_rate[sc.market.at(0, c.funding_bar)] = 0.001;
+        ScenarioResult r = sc.run();
+        REQUIRE(r.fills.size() == 2);
+        // A long pays qty * open * rate at the settlement: 51.546 * 100 * 0.001 at bar 4's open.
+        CHECK((r.metrics.funding_paid > 0.0) == c.pays);
+    }
 }

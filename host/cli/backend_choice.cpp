@@ -20,13 +20,34 @@ namespace btforge {
 
 namespace po = boost::program_options;
 
+namespace {
+
+// "emu|cuda: emu = ...; cuda = ..." for exactly the backends a command takes.
+std::string backend_help(const std::string& allowed) {
+    const std::pair<const char*, const char*> meanings[] = {
+        {"cpu", "the reference on all cores"},
+        {"emu", "the generated kernels compiled for the host"},
+        {"cuda", "the generated kernels on the GPU"},
+        {"auto", "cuda when usable, else cpu"},
+    };
+    std::string help = allowed + ":";
+    const std::string listed = "|" + allowed + "|";
+    std::string separator = " ";
+    for (const auto& [name, meaning] : meanings) {
+        if (listed.find("|" + std::string(name) + "|") == std::string::npos) continue;
+        help += separator + name + " = " + meaning;
+        separator = "; ";
+    }
+    return help;
+}
+
+}  // namespace
+
 po::options_description backend_options(BackendChoice& c, const std::string& allowed, const std::string& default_name) {
     c.name = default_name;
     po::options_description options("Backend");
     options.add_options()
-        ("backend", po::value(&c.name)->default_value(default_name),
-         (allowed + ": cpu = the reference on all cores; emu = the generated kernels compiled for the host; "
-                    "cuda = the generated kernels on the GPU; auto = cuda when usable, else cpu").c_str())
+        ("backend", po::value(&c.name)->default_value(default_name), backend_help(allowed).c_str())
         ("device", po::value(&c.device)->default_value(0), "GPU ordinal for cuda (see btforge devices)")
         ("devices", po::value(&c.devices)->value_name("all|0,1,..."),
          "split the sweep over several GPUs (Note [Several GPUs]); replaces --device")

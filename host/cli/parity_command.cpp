@@ -30,14 +30,12 @@ constexpr int kFloorBars = 20000;
 constexpr std::uint64_t kFloorCombinations = 10000;
 
 
-// Writes the market of a failing run beside the report, so the printed
-// replay command reproduces the diverging combination on the CPU reference.
+// Writes the market of a failing run (parity::failing_market_files says
+// where), so the printed replay command reproduces the diverging combination
+// on the CPU reference.
 std::pair<std::string, std::string> write_failing_market(const parity::ParityMarket& market, const std::string& report,
                                                          std::uint64_t seed) {
-    std::filesystem::path stem = report.empty() ? std::filesystem::path("btforge-parity")
-                                                : std::filesystem::path(report).replace_extension();
-    std::string data = stem.string() + "-seed" + std::to_string(seed) + "-market.csv";
-    std::string instruments = stem.string() + "-seed" + std::to_string(seed) + "-instruments.json";
+    auto [data, instruments] = parity::failing_market_files(report, seed, std::filesystem::temp_directory_path());
     write_market_csv(market.market, data);
     write_instruments(market.market.symbols, market.market.instruments, instruments);
     return {data, instruments};

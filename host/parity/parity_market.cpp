@@ -1,9 +1,15 @@
 #include "host/parity/parity_market.h"
 
+#include <stdlib.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -155,6 +161,23 @@ ParityMarket make_parity_market(const ParityMarketOptions& options) {
                 << " flat stretches, " << result.injected.removed_bars << " removed bars)";
     result.description = description.str();
     return result;
+}
+
+std::pair<std::string, std::string> failing_market_files(const std::string& report, std::uint64_t seed,
+                                                         const std::filesystem::path& temp_root) {
+    std::filesystem::path stem;
+    if (!report.empty()) {
+        stem = std::filesystem::path(report).replace_extension();
+    } else {
+        std::string pattern = (temp_root / "btforge-parity-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw std::system_error(errno, std::generic_category(), "cannot create a folder under " +
+                                                                        temp_root.string() + " for the failing market");
+        }
+        stem = std::filesystem::path(pattern) / "btforge-parity";
+    }
+    std::string prefix = stem.string() + "-seed" + std::to_string(seed);
+    return {prefix + "-market.csv", prefix + "-instruments.json"};
 }
 
 }  // namespace btforge::parity

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <filesystem>
+#include <utility>
+
 #include <cstdint>
 #include <string>
 
@@ -40,5 +43,13 @@ struct ParityMarket {
 // result obeys every invariant of Note [Aligned market layout]. The market
 // depends only on the options.
 ParityMarket make_parity_market(const ParityMarketOptions& options);
+
+// Where a failing run writes its market (CSV and instruments) so that the
+// printed replay command reproduces the divergence: beside the report when
+// there is one ("<report stem>-seed<N>-market.csv"), else in a new folder of
+// its own under `temp_root` (the system's temporary folder), never into the
+// working directory. Returns {data file, instruments file}.
+std::pair<std::string, std::string> failing_market_files(const std::string& report, std::uint64_t seed,
+                                                         const std::filesystem::path& temp_root);
 
 }  // namespace btforge::parity

@@ -6,6 +6,13 @@
 #include <doctest/doctest.h>
 
 #include "host/parity/parity_compare.h"
+#include "host/parity/parity_market.h"
+
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include <unistd.h>
 
 using namespace btforge;
 using namespace btforge::parity;
@@ -134,4 +141,30 @@ TEST_CASE("runs over different combinations are a harness error") {
     std::vector<ResultRow> a{row(1)}, b{row(2)}, two{row(1), row(2)};
     CHECK_THROWS_AS(compare_rows(a, b), std::invalid_argument);
     CHECK_THROWS_AS(compare_rows(a, two), std::invalid_argument);
+}
+
+TEST_CASE("a failing run's market goes beside the report, or into a folder of its own; never the working directory") {
+    namespace fs = std::filesystem;
+    const fs::path temp_root = fs::temp_directory_path() / ("btforge-failing-market-test-" + std::to_string(::getpid()));
+    fs::remove_all(temp_root);
+    fs::create_directories(temp_root);
+    SUBCASE("beside the report") {
+        auto [data, instruments] = parity::failing_market_files("logs/parity.json", 7, temp_root);
+        CHECK(data == "logs/parity-seed7-market.csv");
+        CHECK(instruments == "logs/parity-seed7-instruments.json");
+    }
+    SUBCASE("without a report: a new folder under the temporary root, one per run") {
+        auto [data, instruments] = parity::failing_market_files("", 7, temp_root);
+        auto [data2, instruments2] = parity::failing_market_files("", 7, temp_root);
+        CHECK(fs::path(data).parent_path().parent_path() == temp_root);
+        CHECK(fs::is_directory(fs::path(data).parent_path()));
+        CHECK(fs::path(data).filename() == "btforge-parity-seed7-market.csv");
+        CHECK(fs::path(instruments).parent_path() == fs::path(data).parent_path());
+        CHECK(fs::path(data2).parent_path() != fs::path(data).parent_path());
+    }
+    SUBCASE("a temporary root that cannot hold a folder is an error naming it") {
+        CHECK_THROWS_WITH_AS(parity::failing_market_files("", 7, temp_root / "missing"),
+                             doctest::Contains("cannot create a folder under"), std::system_error);
+    }
+    fs::remove_all(temp_root);
 }

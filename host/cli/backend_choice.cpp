@@ -15,6 +15,7 @@
 #include "host/cuda/jit_compile.h"
 #include "host/cuda/jit_source.h"
 #include "host/cuda/kernel_image.h"
+#include "host/strategies/strategy_binding.h"
 
 namespace btforge {
 
@@ -159,8 +160,8 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         r.run = &run_cpu_sweep;
     } else if (name == "emu") {
         if (!emu_supports(strategy)) {
-            throw std::runtime_error("no generated kernel for strategy '" + strategy +
-                                     "' (--backend emu); add it to spec/generator.json and regenerate");
+            throw std::runtime_error("no generated kernel for strategy '" + strategy + "' (--backend emu): " +
+                                     missing_strategy_hint(strategy));
         }
         r.description = "emu (host-compiled generated code, " + thread_count_text(threads) + ")";
         r.run = &run_emu_sweep;

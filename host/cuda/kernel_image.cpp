@@ -7,6 +7,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "host/strategies/strategy_binding.h"
+
 namespace btforge::cuda {
 
 KernelImageKind classify_kernel_image(std::span<const unsigned char> image) {
@@ -54,7 +56,7 @@ std::string missing_kernel_reason(std::string_view strategy) {
     std::string known;
     for (const EmbeddedKernel& kernel : embedded_kernels()) known += (known.empty() ? "" : ", ") + std::string(kernel.strategy);
     return "this binary has no GPU kernel for strategy '" + std::string(strategy) + "' (it has: " + known +
-           "); add the strategy to spec/generator.json and rebuild, or pass --kernels FILE";
+           "): " + missing_strategy_hint(strategy) + ", or pass --kernels FILE";
 }
 
 KernelFile load_kernel_file(const std::filesystem::path& path) {

@@ -10,4 +10,10 @@ const StrategyBinding* find_strategy_binding(std::string_view name) {
     return nullptr;
 }
 
+std::string missing_strategy_hint(std::string_view strategy) {
+    const std::string name(strategy);
+    return "a strategy is built in when reference/strategies/" + name + "/" + name + "_strategy.h and spec/" + name +
+           ".json exist as the build runs btforge-gen (Note [Strategy discovery]); rebuild";
+}
+
 }  // namespace btforge

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct StrategyBinding {
 };
 
 std::span<const StrategyBinding> strategy_bindings();
+
+// What to do about a strategy the binary lacks (Note [Strategy discovery]):
+// one sentence for the errors of every backend.
+std::string missing_strategy_hint(std::string_view strategy);
 const StrategyBinding* find_strategy_binding(std::string_view name);
 
 }  // namespace btforge

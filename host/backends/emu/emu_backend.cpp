@@ -7,6 +7,7 @@
 #include "host/backends/emu/emu_indicators.h"
 #include "host/backends/emu/emu_kernels.h"
 #include "host/backends/launch_tables.h"
+#include "host/strategies/strategy_binding.h"
 
 namespace btforge {
 
@@ -29,7 +30,7 @@ SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options) {
         std::string known;
         for (const emu::EmuKernelEntry& e : emu::emu_kernels()) known += (known.empty() ? "" : ", ") + std::string(e.strategy);
         throw std::runtime_error("generated/ has no sweep kernel for strategy '" + job.spec->name +
-                                 "' (generated: " + known + "); add it to spec/generator.json and regenerate");
+                                 "' (generated: " + known + "): " + missing_strategy_hint(job.spec->name));
     }
     LaunchTables tables = build_launch_tables(job);
     std::vector<double> own_series;

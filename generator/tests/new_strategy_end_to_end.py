@@ -11,7 +11,7 @@ On a copy of the tree (without build outputs, in a temporary directory):
      must be right);
   3. the scenario test passes; `btforge sweep --strategy demo_breakout
      --backend emu` ranks rows; `btforge parity --backend emu` is 100%
-     identical;
+     identical; CTest registers its parity, CLI checks and scenario tests;
   4. the files that changed are the strategy's own (folder, spec, grid, its
      generated sweep kernel and binding) and the lists of strategies, nothing
      else (Note [Generated files stay local]).
@@ -104,6 +104,13 @@ class NewStrategyEndToEnd(unittest.TestCase):
         out = run([btforge, "parity", "--backend", "emu", "--strategy", NAME, "--symbols", "3", "--bars", "4000",
                    "--combinations", "2000", "--threads", jobs], root)
         self.assertIn("100", out)
+
+        # CI checks it with no list to edit: its parity, its CLI checks and its
+        # scenario tests are registered with CTest.
+        ctest = os.path.join(os.path.dirname(CMAKE), "ctest")
+        listed = run([ctest if os.path.exists(ctest) else "ctest", "-N", "-R", NAME], build)
+        for test in ("parity_emu_" + NAME, "strategy_checks_" + NAME, NAME + "_scenarios_test"):
+            self.assertIn(test, listed, "CTest does not register " + test)
 
         after = manifest(root)
         changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))

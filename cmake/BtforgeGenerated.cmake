@@ -81,6 +81,8 @@ foreach(i RANGE ${last_arch})
   list(APPEND gencode -gencode arch=${virtual_arch},code=${arch})
 endforeach()
 list(APPEND gencode -gencode arch=${ptx_arch},code=${ptx_arch})
+# For the other nvcc builds (parity-tests/math): the same architectures.
+set(BTFORGE_CUDA_GENCODE ${gencode})
 string(JSON max_spill_bytes ERROR_VARIABLE no_spill_allowance GET "${generator_json}" cuda max_spill_bytes)
 if(no_spill_allowance)
   set(max_spill_bytes 0)

@@ -40,6 +40,21 @@ const std::set<std::string_view> kIoFunctions = {
     "clearerr", "open",   "close",   "read",     "write",
 };
 const std::set<std::string_view> kAllowedMath = {"sqrt", "fabs", "round", "floor", "ceil", "fmin", "fmax", "isnan"};
+// Note [Portable transcendentals] (reference/math/portable_exp.h): the C
+// library's transcendentals differ between glibc and CUDA; these have a
+// portable version in the reference, the rest none yet.
+const std::map<std::string_view, std::string_view> kPortableVersions = {
+    {"exp", "portable_exp (reference/math/portable_exp.h)"},
+    {"expm1", "portable_expm1 (reference/math/portable_exp.h)"},
+    {"log", "portable_log (reference/math/portable_log.h)"},
+    {"pow", "portable_pow (reference/math/portable_pow.h)"},
+    {"tanh", "portable_tanh (reference/math/portable_tanh.h)"},
+};
+const std::set<std::string_view> kTranscendentals = {
+    "exp",  "expm1", "exp2",  "log",   "log1p", "log2",  "log10", "pow",   "sin",   "cos",    "tan",
+    "asin", "acos",  "atan",  "atan2", "sinh",  "cosh",  "tanh",  "asinh", "acosh", "atanh", "cbrt",
+    "hypot", "erf",  "erfc",  "lgamma", "tgamma",
+};
 
 // What a type is, for the rules that look at types.
 struct TypeClass {
@@ -297,6 +312,18 @@ private:
         PodProblem p = pods_.check(decl);
         if (!p.reason.empty()) return {"non-pod", type_spelling(base) + "' (" + p.reason + ")"};
         return {};
+    }
+
+    static std::string transcendental_advice(const std::string& name) {
+        std::string text = "call to 'std::" + name +
+                           "': the C library's transcendentals round differently on the CPU and the GPU; ";
+        auto portable = kPortableVersions.find(name);
+        if (portable != kPortableVersions.end()) {
+            return text + "call btforge::" + std::string(portable->second) + ", bit-identical on both";
+        }
+        std::string all;
+        for (const auto& [_, version] : kPortableVersions) all += (all.empty() ? "" : ", ") + std::string(version.substr(0, version.find(' ')));
+        return text + "it has no portable version yet (there are " + all + ")";
     }
 
     static std::string why(const std::string& rule) {
@@ -568,6 +595,10 @@ private:
         }
         if (kIoFunctions.count(name) != 0 && in_std_or_global(fn)) {
             report(at_qualified(call), "io", "call to '" + name + "': " + why("io"));
+            return;
+        }
+        if (kTranscendentals.count(name) != 0 && in_std_or_global(fn)) {
+            report(at_qualified(call), "transcendental", transcendental_advice(name));
             return;
         }
         // Members of, and operators on, a container, string or stream: the

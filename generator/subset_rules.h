@@ -24,14 +24,17 @@ namespace btforge::gen {
 //   recursion        a cycle in the call graph of marked functions
 //   static-mutable-state  non-const static locals, non-const globals
 //   io               stdio calls, iostreams, FILE
+//   transcendental   std::exp, std::log, std::pow, std::sin ...: not bit-identical
+//                    between glibc and CUDA; the message names the portable
+//                    version (Note [Portable transcendentals]) where there is one
 //   unmarked-call    calls to anything but marked functions and the math allow-list
 //   non-pod          marked structs, locals and parameters that are not
 //                    trivially copyable and standard layout
 //   variable-length-array  runtime-sized arrays
 //   cold-field       BT_COLD on anything but a field of a marked struct
 //                    (Note [Cold fields] in reference/kernel_marker.h)
-// One construct is reported under one rule: a call to printf is `io`, not
-// also `unmarked-call`; a read of std::cout is `io`, not also a non-const global.
+// One construct is reported under one rule: a call to printf is `io`, and
+// one to std::exp `transcendental`, not also `unmarked-call`; a read of std::cout is `io`, not also a non-const global.
 
 struct MarkedCursor {
     CXCursor cursor;

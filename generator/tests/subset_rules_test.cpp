@@ -53,6 +53,21 @@ TEST_CASE("unmarked-call: a call to a host function; the math allow-list passes"
           "call to unmarked function 'log_to_file': only BT_KERNEL functions and the allowed math run on the device");
 }
 
+TEST_CASE("transcendental: std::log names portable_log; std::atan says there is no portable version") {
+    ReferenceModel model = parse({kFixtures + "transcendental.h"});
+    INFO(describe(model.violations));
+    REQUIRE(model.violations.size() == 2);
+    CHECK(where(model.violations[0]) == kFixtures + "transcendental.h:11:12");
+    CHECK(model.violations[0].rule == "transcendental");
+    CHECK(model.violations[0].explanation ==
+          "call to 'std::log': the C library's transcendentals round differently on the CPU and the GPU; call "
+          "btforge::portable_log (reference/math/portable_log.h), bit-identical on both");
+    CHECK(where(model.violations[1]) == kFixtures + "transcendental.h:14:50");
+    CHECK(model.violations[1].rule == "transcendental");
+    CHECK(model.violations[1].explanation.find("no portable version yet (there are portable_exp, portable_expm1, "
+                                               "portable_log, portable_pow, portable_tanh)") != std::string::npos);
+}
+
 TEST_CASE("non-pod: a marked struct with a user-written destructor") { expect_single("non-pod", "14:5"); }
 
 TEST_CASE("variable-length-array: a runtime-sized local array") { expect_single("variable-length-array", "8:12"); }

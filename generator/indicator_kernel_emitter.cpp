@@ -24,7 +24,8 @@ std::string join(const std::vector<std::string>& parts) {
 }
 
 // The argument list of the call to `function` for indicator `target`, e.g.
-// "own.high, own.low, own.close, n, static_cast<int>(job.args[0]), out[0]".
+// "own.high, own.low, own.close, n, static_cast<int>(job.args[0]), out[0]",
+// or "own_price_column(own, job.input), n, ..." for a one-input indicator.
 std::string call_arguments(const Entity& function, const IndicatorTarget& target) {
     const IndicatorSignature& sig = target.signature;
     const std::vector<Parameter>& params = function.parameters;
@@ -48,7 +49,9 @@ std::string call_arguments(const Entity& function, const IndicatorTarget& target
         if (p.type != "const double *" || !named) {
             throw mismatch("argument '" + p.type + " " + p.name + "' should be the input 'const double * " + input + "'");
         }
-        args.push_back("own." + input);
+        // One that can read any column reads the job's (Note [Indicator input
+        // column] in host/indicators/indicator_registry.h).
+        args.push_back(sig.input_columns.empty() ? "own." + input : "own_price_column(own, job.input)");
     }
     const Parameter& n = params[k++];
     if (n.type != "int" || n.name != "n") throw mismatch("argument '" + n.type + " " + n.name + "' should be 'int n'");

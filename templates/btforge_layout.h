@@ -63,7 +63,7 @@ struct IndicatorJob {
     int kind;
     int symbol;
     int output;                     // which output goes to the series
-    int reserved;
+    int input;                      // the price array a one-input indicator reads: open, high, low, close, volume = 0..4
     double args[kIndicatorMaxArgs];
     long long series_offset;        // start of the symbol's aligned row in `series`, in doubles
 };

@@ -15,6 +15,18 @@ struct OwnPrices {
     const double* volume;
 };
 
+// The own-bar prices of price array `input` (open, high, low, close, volume =
+// 0..4), which a one-input indicator reads (Note [Indicator input column]).
+BTFORGE_DEVICE inline const double* own_price_column(const OwnPrices& own, int input) {
+    switch (input) {
+        case 0: return own.open;
+        case 1: return own.high;
+        case 2: return own.low;
+        case 4: return own.volume;
+        default: return own.close;
+    }
+}
+
 BTFORGE_DEVICE inline void compute_indicator_job(const IndicatorJob& job, const OwnPrices& own, int n, double* const* out) {
     switch (job.kind) {
 {{#indicators}}

@@ -333,8 +333,11 @@ TEST_CASE("emitters: indicator kernels call each reference function with its inp
     CHECK(kernels.name == "indicator_series.cu");
     CHECK(kernels.content.find("        case 7:  // ATR\n            atr_compute(own.high, own.low, own.close, n, "
                                "static_cast<int>(job.args[0]), out[0]);") != std::string::npos);
-    CHECK(kernels.content.find("bbands_compute(own.close, n, static_cast<int>(job.args[0]), job.args[1], out[0], "
-                               "out[1], out[2]);") != std::string::npos);
+    // A one-input indicator reads the job's column (Note [Indicator input column]).
+    CHECK(kernels.content.find("bbands_compute(own_price_column(own, job.input), n, static_cast<int>(job.args[0]), "
+                               "job.args[1], out[0], out[1], out[2]);") != std::string::npos);
+    CHECK(kernels.content.find("max_compute(own_price_column(own, job.input), n, static_cast<int>(job.args[0]), "
+                               "out[0]);") != std::string::npos);
     CHECK(kernels.content.find("mfi_compute(own.high, own.low, own.close, own.volume, n, "
                                "static_cast<int>(job.args[0]), out[0]);") != std::string::npos);
     CHECK(kernels.content.find("obv_compute(own.close, own.volume, n, out[0]);") != std::string::npos);

@@ -32,6 +32,8 @@ device::IndicatorJob make_job(const SeriesKey& key, std::string_view indicator, 
     job.kind = kind;
     job.symbol = symbol;
     job.output = output;
+    // The price array a one-input kernel reads (Note [Indicator input column]).
+    job.input = static_cast<int>(resolve_input_column(*find_indicator(indicator), key.input));
     for (std::size_t a = 0; a < key.args.size(); ++a) job.args[a] = key.args[a];
     job.series_offset = series_offset;
     return job;
@@ -82,7 +84,7 @@ IndicatorJobs plan_indicator_jobs(const SeriesCache& plan, const Market& market)
     const long long length = static_cast<long long>(out.series_length);
     for (std::size_t k = 0; k < keys.size(); ++k) {
         const SeriesKey& key = keys[k];
-        const int output = validate_series_request(key.indicator, key.output, key.args);
+        const int output = validate_series_request(key.indicator, key.output, key.args, key.input);
         const IndicatorDescriptor& desc = *find_indicator(key.indicator);
         if (!desc.cross_symbol) {
             for (int s = 0; s < out.n_symbols; ++s) {

@@ -28,6 +28,8 @@ std::string catalog_text() {
         text += "\n      reads ";
         for (std::size_t i = 0; i < d.inputs.size(); ++i) text += (i ? ", " : "") + std::string(price_input_name(d.inputs[i]));
         if (d.cross_symbol) text += " of every symbol";
+        // Note [Indicator input column]
+        if (takes_input_column(d)) text += " (or the column a spec's \"input\" or --input names)";
         text += "; " + std::string(d.semantics) + "\n";
     }
     return text;
@@ -38,6 +40,7 @@ std::string catalog_text() {
 int run_indicators_command(const std::vector<std::string>& args) {
     MarketChoice market_choice;
     std::string name;
+    std::string input;
     std::vector<std::string> assignments;
     std::string output = "btforge-indicator.csv";
     bool list = false;
@@ -47,6 +50,9 @@ int run_indicators_command(const std::vector<std::string>& args) {
         ("name,n", po::value(&name)->value_name("NAME"), "indicator, e.g. EMA, BBANDS, ADX")
         ("param,p", po::value(&assignments)->composing()->value_name("NAME=VALUE"),
          "indicator parameter (repeatable), e.g. --param period=14")
+        ("input", po::value(&input)->value_name("COLUMN"),
+         "the price column a one-input indicator reads instead of its own: open, high, low, close or volume "
+         "(MAX of the close, SMA of the volume)")
         ("output,o", po::value(&output)->default_value(output), "CSV: time, symbol, one column per output")
         ("list", po::bool_switch(&list),
          "list the indicators: parameters, outputs, the prices each reads, lookback and meaning");
@@ -88,6 +94,11 @@ int run_indicators_command(const std::vector<std::string>& args) {
         if (!given[i]) throw po::error(name + " needs --param " + std::string(descriptor->params[i].name) + "=VALUE");
     }
     validate_indicator_params(*descriptor, params);
+    try {
+        resolve_input_column(*descriptor, input);
+    } catch (const std::invalid_argument& e) {
+        throw po::error(std::string("--input ") + input + ": " + e.what());
+    }
     install_interrupt_handler();
     // Note [Outputs checked before work]
     OutputTransaction outputs =
@@ -100,7 +111,7 @@ int run_indicators_command(const std::vector<std::string>& args) {
     const Market& market = loaded.market;
     std::vector<std::vector<double>> series;
     for (std::string_view out : descriptor->outputs) {
-        series.push_back(compute_aligned_series(market, descriptor->name, out, params));
+        series.push_back(compute_aligned_series(market, descriptor->name, out, params, input));
     }
     std::ostream& csv = outputs.stream(0);
     csv << "time,symbol";

@@ -46,6 +46,7 @@ std::pair<std::string, std::string> write_failing_market(const parity::ParityMar
 int run_parity_command(const std::vector<std::string>& args) {
     BackendChoice backend_choice;
     std::string strategy;
+    std::string spec_file;
     unsigned long long seed = 1;
     int symbols = kFloorSymbols;
     int bars = kFloorBars;
@@ -55,6 +56,9 @@ int run_parity_command(const std::vector<std::string>& args) {
     po::options_description options("Parity");
     options.add_options()
         ("strategy", po::value(&strategy), "strategy to check (default: every strategy generated/ has a kernel for)")
+        ("spec", po::value(&spec_file)->value_name("JSON"),
+         "check this spec of a built-in strategy instead of the embedded one (its indicator uses and input "
+         "columns, its parameter ranges); names the strategy")
         ("seed", po::value(&seed)->default_value(seed), "seed of the market and of the combinations")
         ("symbols", po::value(&symbols)->default_value(symbols), "symbols of the randomized market (CI floor: 3)")
         ("bars", po::value(&bars)->default_value(bars), "bars of the randomized market (CI floor: 20000)")
@@ -84,6 +88,16 @@ int run_parity_command(const std::vector<std::string>& args) {
         &interrupt_requested());
 
     std::vector<std::string> strategies;
+    if (!spec_file.empty()) {
+        StrategyChoice choice;
+        choice.spec_file = spec_file;
+        const std::string name = load_strategy(choice).spec.name;
+        if (!strategy.empty() && strategy != name) {
+            throw po::error("--strategy " + strategy + " and --spec " + spec_file + " (strategy '" + name +
+                            "') name different strategies");
+        }
+        strategy = name;
+    }
     if (!strategy.empty()) {
         if (!emu_supports(strategy)) {
             throw std::runtime_error("generated/ has no sweep kernel for strategy '" + strategy + "'");
@@ -108,6 +122,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     for (const std::string& name : strategies) {
         StrategyChoice choice;
         choice.strategy = name;
+        choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
         parity::ParityRunOptions run{seed, combinations, threads};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
@@ -130,6 +145,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                 const parity::Divergence& d = result.comparison.failures.front();
                 auto [data, instruments] = write_failing_market(market, report, seed);
                 std::string replay = parity::replay_command(result, data, instruments);
+                if (!spec_file.empty()) replay += " --spec " + spec_file;
                 std::cout << "first divergence: combination " << d.combination_id << " (ordinal " << d.ordinal
                           << "), field " << d.field << ": " << backend.name << " " << format_double(d.backend)
                           << ", reference " << format_double(d.reference) << "\nreplay it on the reference: " << replay

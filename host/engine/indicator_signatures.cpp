@@ -15,6 +15,9 @@ std::vector<IndicatorSignature> indicator_signatures() {
         }
         for (std::string_view o : d.outputs) s.outputs.emplace_back(o);
         for (PriceInput input : d.inputs) s.inputs.emplace_back(price_input_name(input));
+        if (takes_input_column(d)) {
+            for (int i = 0; i < kPriceInputs; ++i) s.input_columns.emplace_back(price_input_name(static_cast<PriceInput>(i)));
+        }
         s.cross_symbol = d.cross_symbol;
         signatures.push_back(std::move(s));
     }

@@ -15,7 +15,7 @@ namespace btforge {
 
 SeriesKey SeriesCache::key_for(std::size_t use, std::span<const double> parameter_values) const {
     const IndicatorUse& u = spec_->indicators[use];
-    SeriesKey key{u.indicator, u.output, {}};
+    SeriesKey key{u.indicator, u.output, u.input, {}};
     key.args.reserve(u.args.size());
     for (const IndicatorArg& arg : u.args) {
         key.args.push_back(arg.parameter ? parameter_values[*arg.parameter] : arg.literal);
@@ -31,13 +31,13 @@ SeriesCache SeriesCache::plan(const StrategySpec& spec, const Market& market,
         // Odometer over the value lists of the parameters this use reads.
         std::vector<std::size_t> digit(use.args.size(), 0);
         while (true) {
-            SeriesKey key{use.indicator, use.output, {}};
+            SeriesKey key{use.indicator, use.output, use.input, {}};
             for (std::size_t a = 0; a < use.args.size(); ++a) {
                 const IndicatorArg& arg = use.args[a];
                 key.args.push_back(arg.parameter ? values_per_parameter[*arg.parameter][digit[a]] : arg.literal);
             }
             if (cache.index_.emplace(key, cache.keys_.size()).second) {
-                validate_series_request(key.indicator, key.output, key.args);
+                validate_series_request(key.indicator, key.output, key.args, key.input);
                 cache.keys_.push_back(key);
             }
             std::size_t a = 0;
@@ -67,7 +67,7 @@ SeriesCache SeriesCache::build(const StrategySpec& spec, const Market& market,
         for (std::size_t k = next++; k < keys.size(); k = next++) {
             try {
                 std::vector<double> series =
-                    compute_aligned_series(market, keys[k].indicator, keys[k].output, keys[k].args);
+                    compute_aligned_series(market, keys[k].indicator, keys[k].output, keys[k].args, keys[k].input);
                 std::copy(series.begin(), series.end(),
                           cache.buffer_.begin() + static_cast<std::ptrdiff_t>(k * cache.series_length_));
             } catch (...) {

@@ -13,15 +13,17 @@ namespace btforge {
 
 // Note [Indicator series are shared]
 // A sweep computes each indicator series once per distinct
-// (indicator, output, parameter values) and every combination reads the same
+// (indicator, output, input column, parameter values) and every combination reads the same
 // buffer. The distinct keys are enumerated up front from the value lists of
 // the parameters each indicator use reads, so no combination ever waits on
 // another's computation and the cache is read-only while the sweep runs.
 
-// One distinct series: an indicator output at fixed parameter values.
+// One distinct series: an indicator output of a price column at fixed
+// parameter values.
 struct SeriesKey {
     std::string indicator;
     std::string output;
+    std::string input;  // IndicatorUse::input (Note [Indicator input column])
     std::vector<double> args;
     auto operator<=>(const SeriesKey&) const = default;
 };

@@ -23,8 +23,10 @@ const std::vector<double>& price_array(const Market& market, PriceInput input) {
 }
 
 // One output of a single-series indicator for every symbol, held across gaps.
+// `source` is the column read for the indicator's first input (its own, or
+// the one a spec named: Note [Indicator input column]).
 std::vector<double> per_symbol_series(const Market& market, const IndicatorDescriptor& desc, int output_index,
-                                      std::span<const double> params) {
+                                      std::span<const double> params, PriceInput source) {
     const std::size_t n_bars = static_cast<std::size_t>(market.n_bars());
     std::vector<double> result(static_cast<std::size_t>(market.n_symbols()) * n_bars,
                                std::numeric_limits<double>::quiet_NaN());
@@ -38,7 +40,8 @@ std::vector<double> per_symbol_series(const Market& market, const IndicatorDescr
         for (PriceInput input : desc.inputs) {
             std::vector<double>& dst = gathered[static_cast<std::size_t>(input)];
             dst.resize(n);
-            gather_own_bars(price_array(market, input).data() + market.index(s, 0), bars.data(), series.n, dst.data());
+            const PriceInput column = input == desc.inputs.front() ? source : input;
+            gather_own_bars(price_array(market, column).data() + market.index(s, 0), bars.data(), series.n, dst.data());
             const double* data = dst.data();
             switch (input) {
                 case PriceInput::open: series.open = data; break;
@@ -61,7 +64,8 @@ std::vector<double> per_symbol_series(const Market& market, const IndicatorDescr
 
 }  // namespace
 
-int validate_series_request(std::string_view indicator, std::string_view output, std::span<const double> params) {
+int validate_series_request(std::string_view indicator, std::string_view output, std::span<const double> params,
+                            std::string_view input) {
     const IndicatorDescriptor* desc = find_indicator(indicator);
     if (desc == nullptr) throw std::invalid_argument("unknown indicator '" + std::string(indicator) + "'");
     const int output_index = find_output(*desc, output);
@@ -72,20 +76,23 @@ int validate_series_request(std::string_view indicator, std::string_view output,
                                     "' (outputs: " + known + ")");
     }
     validate_indicator_params(*desc, params);
+    resolve_input_column(*desc, input);
     return output_index;
 }
 
 std::vector<double> compute_aligned_series(const Market& market, std::string_view indicator, std::string_view output,
-                                           std::span<const double> params) {
-    const int output_index = validate_series_request(indicator, output, params);
+                                           std::span<const double> params, std::string_view input) {
+    const int output_index = validate_series_request(indicator, output, params, input);
     const IndicatorDescriptor* desc = find_indicator(indicator);
     if (market.own_bars.size() != static_cast<std::size_t>(market.n_symbols())) {
         throw std::invalid_argument("market has no own_bars for every symbol");
     }
-    if (!desc->cross_symbol) return per_symbol_series(market, *desc, output_index, params);
+    if (!desc->cross_symbol) {
+        return per_symbol_series(market, *desc, output_index, params, resolve_input_column(*desc, input));
+    }
 
     // BREADTH: EMA of every symbol's close, then the cross-symbol reduction.
-    const std::vector<double> ema = per_symbol_series(market, *find_indicator("EMA"), 0, params);
+    const std::vector<double> ema = per_symbol_series(market, *find_indicator("EMA"), 0, params, PriceInput::close);
     const MarketView view = market.view();
     std::vector<double> per_bar(static_cast<std::size_t>(market.n_bars()));
     breadth_compute(view, ema.data(), per_bar.data());

@@ -17,11 +17,15 @@ namespace btforge {
 // of every symbol this way, reduces across symbols with breadth_compute, and
 // replicates the per-bar result into every symbol's row.
 // Throws std::invalid_argument for an unknown indicator or output, or bad params.
+// `input` is the price column a one-input indicator reads instead of its own
+// (Note [Indicator input column]); empty: its own.
 // The checks compute_aligned_series starts with, alone: the indicator and
-// output exist and the params are valid. Returns the output's index.
-int validate_series_request(std::string_view indicator, std::string_view output, std::span<const double> params);
+// output exist, the params and the input column are valid. Returns the
+// output's index.
+int validate_series_request(std::string_view indicator, std::string_view output, std::span<const double> params,
+                            std::string_view input);
 
 std::vector<double> compute_aligned_series(const Market& market, std::string_view indicator, std::string_view output,
-                                           std::span<const double> params);
+                                           std::span<const double> params, std::string_view input);
 
 }  // namespace btforge

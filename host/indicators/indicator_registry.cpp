@@ -140,6 +140,21 @@ const char* price_input_name(PriceInput input) {
     return "?";
 }
 
+bool takes_input_column(const IndicatorDescriptor& desc) { return desc.inputs.size() == 1 && !desc.cross_symbol; }
+
+PriceInput resolve_input_column(const IndicatorDescriptor& desc, std::string_view column) {
+    if (column.empty()) return desc.inputs.front();
+    const std::string who(desc.name);
+    if (!takes_input_column(desc)) {
+        throw std::invalid_argument(who + " reads several price columns (or the whole market): it takes no input column");
+    }
+    for (int i = 0; i < kPriceInputs; ++i) {
+        if (column == price_input_name(static_cast<PriceInput>(i))) return static_cast<PriceInput>(i);
+    }
+    throw std::invalid_argument(who + ": unknown input column '" + std::string(column) +
+                                "' (open, high, low, close, volume)");
+}
+
 std::span<const IndicatorDescriptor> indicator_catalog() {
     static const std::vector<IndicatorDescriptor> catalog = build_catalog();
     return catalog;

@@ -45,6 +45,21 @@ struct IndicatorDescriptor {
     std::string_view semantics;
 };
 
+// Note [Indicator input column]
+// An indicator that reads one price array of one symbol (SMA, EMA, RSI, ...,
+// MAX of the high, MIN of the low) computes the same thing on any column, so a
+// spec's indicator use may name the column it reads ("input": "high"): MAX of
+// the close as well as of the high. The column is part of the series'
+// identity (SeriesKey), and reaches the device as IndicatorJob::input. An
+// indicator of several inputs (ATR, STOCH, ...) or of the whole market
+// (BREADTH) reads its own and takes no "input".
+bool takes_input_column(const IndicatorDescriptor& desc);
+
+// The array `desc` reads for `column` ("high"; empty: its own). Throws
+// std::invalid_argument naming the indicator for an unknown column, or a
+// column given to an indicator that cannot take one.
+PriceInput resolve_input_column(const IndicatorDescriptor& desc, std::string_view column);
+
 std::span<const IndicatorDescriptor> indicator_catalog();
 const IndicatorDescriptor* find_indicator(std::string_view name);
 

@@ -38,6 +38,7 @@ std::string format_error(double e) {
 std::string describe_key(const SeriesKey& key) {
     std::string text = key.indicator + "(";
     for (std::size_t a = 0; a < key.args.size(); ++a) text += (a == 0 ? "" : ", ") + format_double(key.args[a]);
+    if (!key.input.empty()) text += " of " + key.input;  // Note [Indicator input column]
     return text + ")." + key.output;
 }
 

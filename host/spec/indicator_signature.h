@@ -15,6 +15,10 @@ struct IndicatorSignature {
     std::vector<std::string> inputs;   // price arrays it reads, in its kernel's argument order, e.g. {"high", "low", "close"}
     bool cross_symbol = false;         // reads the whole market (BREADTH), not one symbol's bars
     std::vector<bool> integer_params;  // per param: must be a whole number (a period), else any number (BBANDS k)
+    // The price columns a spec may name as its "input" instead of inputs[0]
+    // (Note [Indicator input column]); empty when it reads several or the
+    // whole market.
+    std::vector<std::string> input_columns;
 };
 
 }  // namespace btforge

@@ -123,7 +123,7 @@ IndicatorUse parse_indicator(const JsonNode& node, const std::vector<IndicatorUs
                              std::span<const IndicatorSignature> catalog, const std::vector<ParameterSpec>& params,
                              std::vector<bool>& used) {
     node.expect_object("an indicator object");
-    node.allow_only_keys({"id", "indicator", "output", "params"});
+    node.allow_only_keys({"id", "indicator", "output", "input", "params"});
     IndicatorUse use;
     use.json_path = node.pointer();
 
@@ -149,6 +149,18 @@ IndicatorUse parse_indicator(const JsonNode& node, const std::vector<IndicatorUs
             output->fail("one of " + sig->name + "'s outputs (" + join(sig->outputs) + ")");
     } else if (!sig->outputs.empty()) {
         use.output = sig->outputs.front();
+    }
+
+    if (!sig->input_columns.empty()) use.input = sig->inputs.front();
+    if (auto input = node.find("input")) {
+        if (sig->input_columns.empty()) {
+            input->fail("no \"input\": " + sig->name + " reads " + join(sig->inputs) +
+                        (sig->cross_symbol ? " of every symbol" : "") +
+                        ", and only an indicator of one input column can read another");
+        }
+        use.input = input->as_string();
+        if (std::find(sig->input_columns.begin(), sig->input_columns.end(), use.input) == sig->input_columns.end())
+            input->fail("one of the price columns " + sig->name + " can read (" + join(sig->input_columns) + ")");
     }
 
     const std::string takes = sig->name + " takes " + (sig->params.empty() ? "no parameters" : join(sig->params));

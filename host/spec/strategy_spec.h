@@ -53,6 +53,10 @@ struct IndicatorUse {
     std::string id;                  // identifier, no "__", no C++ keyword; unique among indicators
     std::string indicator;           // a name of the catalog, e.g. "BBANDS"
     std::string output;              // one of its outputs (the first when the spec names none)
+    // The price column a one-input indicator reads: the spec's "input", or
+    // the indicator's own (Note [Indicator input column]); empty for an
+    // indicator of several inputs.
+    std::string input;
     std::vector<IndicatorArg> args;  // exactly the signature's params, in the signature's order
     std::string json_path;           // e.g. "/indicators/1"
 };

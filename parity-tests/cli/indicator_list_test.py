@@ -31,8 +31,10 @@ LOOKBACK = {
 class IndicatorList(e2e.CliTestCase):
     def listing(self):
         p = self.btforge("indicators", "--list")
-        entries = re.findall(r"^  ([A-Z_]+)\((.*)\) -> (.*)\n      reads (.*?); lookback ([^;]*); (.+)$", p.stdout, re.M)
-        return p.stdout, {name: (reads, lookback, meaning) for name, _, _, reads, lookback, meaning in entries}
+        entries = re.findall(r"^  ([A-Z_]+)\((.*)\) -> (.*)\n      reads (.*?)( \(or the column a spec's \"input\" or "
+                             r"--input names\))?; lookback ([^;]*); (.+)$", p.stdout, re.M)
+        self.choosers = {name for name, _, _, _, chooses, _, _ in entries if chooses}
+        return p.stdout, {name: (reads, lookback, meaning) for name, _, _, reads, _, lookback, meaning in entries}
 
     def test_every_indicator_says_what_it_reads_and_its_lookback(self):
         stdout, entries = self.listing()
@@ -43,6 +45,42 @@ class IndicatorList(e2e.CliTestCase):
                 self.assertEqual(lookback, LOOKBACK[name])
                 self.assertGreater(len(meaning), 10)
         self.assertIn("values before the lookback are NaN", stdout)
+        # Note [Indicator input column]: exactly the indicators of one input
+        # column of one symbol say that another column can be named.
+        self.assertEqual(self.choosers, {name for name, reads in READS.items() if "," not in reads and "every" not in reads})
+
+    def test_input_reads_another_column(self):
+        """MAX of the close equals MAX of the high on a market whose high is its close."""
+        out = self.path("max_close.csv")
+        self.btforge("indicators", "--name", "MAX", "--param", "period=3", "--input", "close", "--synthetic-bars", "300",
+                     "--synthetic-symbols", "2", "-o", out)
+        own = self.path("max_high.csv")
+        self.btforge("indicators", "--name", "MAX", "--param", "period=3", "--synthetic-bars", "300",
+                     "--synthetic-symbols", "2", "-o", own)
+        close = self.path("close.csv")
+        self.btforge("indicators", "--name", "SMA", "--param", "period=1", "--synthetic-bars", "300",
+                     "--synthetic-symbols", "2", "-o", close)
+        def rows(path):
+            with open(path) as f:
+                return [line.split(",") for line in f.read().splitlines()[1:]]
+        closes = [float(r[2]) for r in rows(close)]
+        max_close, max_high = [r[2] for r in rows(out)], [r[2] for r in rows(own)]
+        self.assertNotEqual(max_close, max_high)
+        # Per symbol, MAX(3) of the close is the largest of the last three closes.
+        by_symbol = {}
+        for (t, sym, value), c in zip(rows(out), closes):
+            by_symbol.setdefault(sym, []).append((value, c))
+        for sym, pairs in by_symbol.items():
+            for i in range(2, len(pairs)):
+                self.assertEqual(float(pairs[i][0]), max(c for _, c in pairs[i - 2:i + 1]), (sym, i))
+
+    def test_input_refused_for_an_indicator_of_several_columns(self):
+        p = self.btforge("indicators", "--name", "ATR", "--param", "period=3", "--input", "close", "--synthetic-bars",
+                         "50", expect=2)
+        self.assertIn("--input close: ATR reads several price columns", p.stderr)
+        p = self.btforge("indicators", "--name", "SMA", "--param", "period=3", "--input", "hl2", "--synthetic-bars",
+                         "50", expect=2)
+        self.assertIn("unknown input column 'hl2'", p.stderr)
 
     def test_max_and_min_read_the_high_and_the_low_including_the_current_bar(self):
         _, entries = self.listing()

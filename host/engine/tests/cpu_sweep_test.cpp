@@ -2,6 +2,7 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "host/engine/tests/small_sweep.h"
 
@@ -72,6 +73,37 @@ TEST_CASE("each indicator series is computed once per distinct parameter set") {
     SmallSweep sweep("default.json", kDefaultGrid);
     // ema_fast 2 + ema_slow 2 + rsi 1 + adx 1 + atr 1 + bb_upper 1 + bb_lower 1 + breadth 1
     CHECK(sweep.series.distinct_series() == 10);
+}
+
+TEST_CASE("Note [Indicator input column]: the column is part of a series' identity and changes its values") {
+    // sma_cross with both SMAs at one period: of the close they are one
+    // series; the fast one of the high makes two, each the SMA of its column.
+    std::string text(*embedded_spec_file("sma_cross.json"));
+    StrategySpec own = parse_strategy_spec(text, "sma_cross.json", indicator_signatures());
+    nlohmann::json document = nlohmann::json::parse(text);
+    document["indicators"][0]["input"] = "high";
+    StrategySpec high = parse_strategy_spec(document.dump(), "sma_cross high.json", indicator_signatures());
+    const Market market = make_synthetic_market(SyntheticMarketOptions{7, 2, 500, 3'600'000, 1'704'067'200'000,
+                                                                       kDefaultFundingIntervalMs});
+    const std::vector<std::vector<double>> values = {{10}, {10}, {0.05}, {0.1}, {1}};
+    SeriesCache same = SeriesCache::build(own, market, values, 1);
+    SeriesCache two = SeriesCache::build(high, market, values, 1);
+    CHECK(same.distinct_series() == 1);
+    REQUIRE(two.distinct_series() == 2);
+    CHECK(two.keys()[0].input == "high");
+    CHECK(two.keys()[1].input == "close");
+    const std::size_t n = two.series_length();
+    // Symbol 0's last own bar: the mean of its last 10 highs, and of its closes.
+    double high_sum = 0, close_sum = 0;
+    const std::vector<int>& bars = market.own_bars[0];
+    const int last = bars.back();
+    for (std::size_t k = bars.size() - 10; k < bars.size(); ++k) {
+        high_sum += market.high[market.index(0, bars[k])];
+        close_sum += market.close[market.index(0, bars[k])];
+    }
+    CHECK(two.data()[market.index(0, last)] == doctest::Approx(high_sum / 10).epsilon(1e-12));
+    CHECK(two.data()[n + market.index(0, last)] == doctest::Approx(close_sum / 10).epsilon(1e-12));
+    CHECK(two.data()[n + market.index(0, last)] == same.data()[market.index(0, last)]);
 }
 
 TEST_CASE("a spec that disagrees with its kernel's binding is rejected by name") {

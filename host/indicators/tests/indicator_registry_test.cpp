@@ -131,11 +131,11 @@ TEST_CASE("parameter validation names the indicator, the rule and the value") {
 TEST_CASE("compute_aligned_series rejects unknown indicators, outputs and bad params") {
     const Market m = make_market({{1, 1, 1}}, {{1, 2, 3}});
     const std::vector<double> p = {2};
-    CHECK_THROWS_WITH_AS(compute_aligned_series(m, "FOO", "value", p), "unknown indicator 'FOO'",
+    CHECK_THROWS_WITH_AS(compute_aligned_series(m, "FOO", "value", p, ""), "unknown indicator 'FOO'",
                          std::invalid_argument);
-    CHECK_THROWS_WITH_AS(compute_aligned_series(m, "MACD", "value", std::vector<double>{12, 26, 9}),
+    CHECK_THROWS_WITH_AS(compute_aligned_series(m, "MACD", "value", std::vector<double>{12, 26, 9}, ""),
                          "MACD: unknown output 'value' (outputs: macd, signal, hist)", std::invalid_argument);
-    CHECK_THROWS_AS(compute_aligned_series(m, "EMA", "value", std::vector<double>{0}), std::invalid_argument);
+    CHECK_THROWS_AS(compute_aligned_series(m, "EMA", "value", std::vector<double>{0}, ""), std::invalid_argument);
 }
 
 TEST_CASE("an indicator holds its value across a missing bar and is NaN before the symbol's first bar") {
@@ -143,7 +143,7 @@ TEST_CASE("an indicator holds its value across a missing bar and is NaN before t
     const Market m = make_market({{1, 1, 1, 1, 1}, {0, 1, 1, 0, 1}},
                                  {{1, 2, 3, 4, 5}, {0, 10, 20, 0, 40}});
     const std::vector<double> p = {2};
-    const std::vector<double> sma = compute_aligned_series(m, "SMA", "value", p);
+    const std::vector<double> sma = compute_aligned_series(m, "SMA", "value", p, "");
     REQUIRE(sma.size() == 10);
     const double nan = std::nan("");
     // S0: SMA(2) of 1..5 on its own bars.
@@ -157,8 +157,8 @@ TEST_CASE("an indicator holds its value across a missing bar and is NaN before t
         CHECK(same(sma[m.index(1, t)], s1[static_cast<std::size_t>(t)]));
     }
     // MAX reads the high (close + 1 here) and MIN the low (close - 1).
-    const std::vector<double> mx = compute_aligned_series(m, "MAX", "value", p);
-    const std::vector<double> mn = compute_aligned_series(m, "MIN", "value", p);
+    const std::vector<double> mx = compute_aligned_series(m, "MAX", "value", p, "");
+    const std::vector<double> mn = compute_aligned_series(m, "MIN", "value", p, "");
     CHECK(mx[m.index(1, 4)] == 41);
     CHECK(mn[m.index(1, 4)] == 19);
     CHECK(mx[m.index(1, 3)] == 21);  // held from bar 2
@@ -173,7 +173,7 @@ TEST_CASE("BREADTH counts tradable symbols with an EMA, integer counts, replicat
     const Market m = make_market({{1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 0, 1, 0, 1}},
                                  {{1, 2, 3, 2, 1}, {5, 4, 3, 4, 5}, {10, 0, 12, 0, 8}});
     const std::vector<double> p = {2};
-    const std::vector<double> b = compute_aligned_series(m, "BREADTH", "value", p);
+    const std::vector<double> b = compute_aligned_series(m, "BREADTH", "value", p, "");
     REQUIRE(b.size() == 15);
     const std::vector<double> expected = {std::nan(""), 1.0 / 2.0, 2.0 / 3.0, 1.0 / 2.0, 1.0 / 3.0};
     for (int s = 0; s < 3; ++s) {

@@ -9,11 +9,12 @@
 namespace btforge::test {
 
 inline const std::vector<IndicatorSignature>& catalog() {
+    const std::vector<std::string> kColumns = {"open", "high", "low", "close", "volume"};
     static const std::vector<IndicatorSignature> signatures = {
-        {"EMA", {"period"}, {"value"}, {"close"}, false, {true}},
-        {"SMA", {"period"}, {"value"}, {"close"}, false, {true}},
-        {"BBANDS", {"period", "k"}, {"upper", "middle", "lower"}, {"close"}, false, {true, false}},
-        {"ATR", {"period"}, {"value"}, {"high", "low", "close"}, false, {true}},
+        {"EMA", {"period"}, {"value"}, {"close"}, false, {true}, kColumns},
+        {"SMA", {"period"}, {"value"}, {"close"}, false, {true}, kColumns},
+        {"BBANDS", {"period", "k"}, {"upper", "middle", "lower"}, {"close"}, false, {true, false}, kColumns},
+        {"ATR", {"period"}, {"value"}, {"high", "low", "close"}, false, {true}, {}},
     };
     return signatures;
 }

@@ -166,7 +166,16 @@ TEST_CASE("malformed specs are rejected with their own message and JSON pointer"
         {"indicator not an object", [](json& j) { j["indicators"][0] = json::array(); }, "/indicators/0",
          "expected an indicator object"},
         {"unknown indicator key", [](json& j) { j["indicators"][0]["outputs"] = "value"; }, "/indicators/0/outputs",
-         "expected one of the keys id, indicator, output, params, got unknown key \"outputs\""},
+         "expected one of the keys id, indicator, output, input, params, got unknown key \"outputs\""},
+        // Note [Indicator input column]
+        {"input column unknown", [](json& j) { j["indicators"][0]["input"] = "hl2"; }, "/indicators/0/input",
+         "expected one of the price columns EMA can read (open, high, low, close, volume), got \"hl2\""},
+        {"input column not a string", [](json& j) { j["indicators"][0]["input"] = 3; }, "/indicators/0/input",
+         "expected a string, got 3"},
+        {"input column of an indicator of several inputs", [](json& j) { j["indicators"][4]["input"] = "close"; },
+         "/indicators/4/input",
+         "expected no \"input\": ATR reads high, low, close, and only an indicator of one input column can read "
+         "another, got \"close\""},
         {"indicator id missing", [](json& j) { j["indicators"][0].erase("id"); }, "/indicators/0", "expected key \"id\""},
         {"duplicate indicator id", [](json& j) { j["indicators"][1]["id"] = "ema_fast"; }, "/indicators/1/id",
          "expected an id no other indicator has, got \"ema_fast\", already used at /indicators/0"},
@@ -210,6 +219,16 @@ TEST_CASE("malformed specs are rejected with their own message and JSON pointer"
             CHECK(std::string(e.what()).rfind(located + "expected ", 0) == 0);
         }
     }
+}
+
+TEST_CASE("Note [Indicator input column]: a one-input indicator reads its own column unless the spec names one") {
+    json document = json::parse(test::kSpecJson);
+    document["indicators"][1]["input"] = "high";
+    const StrategySpec spec = parse_strategy_spec(document.dump(2), "spec.json", test::catalog());
+    CHECK(spec.indicators[0].input == "close");  // EMA's own
+    CHECK(spec.indicators[1].input == "high");
+    CHECK(spec.indicators[2].input == "close");  // BBANDS's own
+    CHECK(spec.indicators[4].input.empty());     // ATR reads three columns
 }
 
 TEST_CASE("text that is not JSON is reported with line and column") {

@@ -1,10 +1,9 @@
 #include "generator/generator_config.h"
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
+#include "generator/input_files.h"
 #include "generator/strategy_discovery.h"
 #include "host/engine/indicator_signatures.h"
 #include "host/spec/json_input.h"
@@ -15,14 +14,6 @@ namespace btforge::gen {
 namespace {
 
 using spec_detail::JsonNode;
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::vector<std::string> string_list(const JsonNode& node) {
     std::vector<std::string> out;
@@ -48,7 +39,7 @@ std::size_t max_indicator_outputs(const GeneratorConfig& config) {
 GeneratorConfig load_generator_config(const std::filesystem::path& root, const std::string& relative_path) {
     GeneratorConfig config;
     config.origin = relative_path;
-    nlohmann::json doc = spec_detail::parse_json_document(read_file(root / relative_path), relative_path);
+    nlohmann::json doc = spec_detail::parse_json_document(read_input_file(root / relative_path), relative_path);
     JsonNode top(doc, "", config.origin);
     top.expect_object().allow_only_keys({"reference", "layout", "namespace", "indicators", "cuda"});
     config.reference_headers = string_list(top.require("reference"));
@@ -63,7 +54,7 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
         target.spec_file = found.spec_file;
         target.header = found.header;
         target.entry = found.entry;
-        target.spec = parse_strategy_spec(read_file(root / target.spec_file), target.spec_file, catalog);
+        target.spec = parse_strategy_spec(found.spec_text, target.spec_file, catalog);
         config.reference_headers.push_back(found.header);
         config.strategies.push_back(std::move(target));
     }

@@ -1,25 +1,16 @@
 #include "generator/strategy_discovery.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
+#include "generator/input_files.h"
 #include "host/spec/json_input.h"
 #include "host/spec/spec_error.h"
 
 namespace btforge::gen {
 
 namespace {
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // Folders of reference/strategies/ that hold no strategy.
 const std::set<std::string> kSharedFolders = {"tests"};
@@ -37,7 +28,8 @@ std::vector<DiscoveredStrategy> discover_strategies(const std::filesystem::path&
     std::sort(specs.begin(), specs.end());
     for (const std::filesystem::path& path : specs) {
         const std::string relative = "spec/" + path.filename().string();
-        nlohmann::json doc = spec_detail::parse_json_document(read_file(path), relative);
+        std::string text = read_input_file(path);
+        nlohmann::json doc = spec_detail::parse_json_document(text, relative);
         if (!doc.is_object() || !doc.contains("strategy")) continue;
         if (!doc["strategy"].is_string()) {
             problems.push_back(relative + ": /strategy: expected the strategy's name, a string");
@@ -46,6 +38,7 @@ std::vector<DiscoveredStrategy> discover_strategies(const std::filesystem::path&
         DiscoveredStrategy s;
         s.name = doc["strategy"].get<std::string>();
         s.spec_file = relative;
+        s.spec_text = std::move(text);
         if (!spec_detail::is_identifier(s.name) || s.name.find("__") != std::string::npos) {
             problems.push_back(relative + ": /strategy: '" + s.name +
                                "' is not a strategy name (a-z, 0-9, _, starting with a letter, no '__')");

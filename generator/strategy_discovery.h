@@ -29,6 +29,7 @@ struct DiscoveredStrategy {
     std::string spec_file;    // relative to the root, "spec/NAME.json"
     std::string header;       // "reference/strategies/NAME/NAME_strategy.h"
     std::string entry;        // "btforge::run_NAME_strategy"
+    std::string spec_text;    // the spec as read here, so that it is read once
 };
 
 // Every strategy of the tree under `root`, sorted by name. Throws

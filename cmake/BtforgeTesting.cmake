@@ -19,3 +19,18 @@ function(btforge_add_doctest name)
     ENVIRONMENT "BTFORGE_SOURCE_DIR=${PROJECT_SOURCE_DIR};BTFORGE_BINARY_DIR=${PROJECT_BINARY_DIR}"
     LABELS "${ARG_LABELS}")
 endfunction()
+
+# btforge_add_python_test(<name> MISSING <what to install> COMMAND <script> <args...>)
+# Registers `python3 <script> <args...>` as a CTest test. Where CMake found no
+# Python 3 the test still exists and fails saying what to install: a test that
+# cannot run is a failure, never a silent skip (cmake/FailWithoutPython.cmake).
+function(btforge_add_python_test name)
+  cmake_parse_arguments(ARG "" "MISSING" "COMMAND" ${ARGN})
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${ARG_COMMAND})
+  else()
+    add_test(NAME ${name}
+      COMMAND ${CMAKE_COMMAND} -E env "BTFORGE_MESSAGE=Python 3 not found: ${ARG_MISSING}"
+        ${CMAKE_COMMAND} -P ${PROJECT_SOURCE_DIR}/cmake/FailWithoutPython.cmake)
+  endif()
+endfunction()

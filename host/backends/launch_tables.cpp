@@ -34,7 +34,8 @@ LaunchTables build_launch_tables(const SweepJob& job) {
     std::size_t n_parameters = spec.parameters.size();
 
     LaunchTables tables;
-    tables.market = to_device(job.view);
+    tables.market = to_device(job.market->view());
+    tables.window = job.window;
     tables.account = to_device(job.account);
 
     // Spec order: CombinationSpace keeps its digits most significant first.
@@ -79,7 +80,8 @@ LaunchTables build_launch_tables(const SweepJob& job) {
                 values[*arg.parameter] = digit.values[rest % digit.radix];
                 rest /= digit.radix;
             }
-            tables.series_offset.push_back(static_cast<long long>(job.series->offset(u, values)));
+            tables.series_offset.push_back(static_cast<long long>(job.series->offset(u, values)) +
+                                           job.window.first_bar);
         }
         for (const IndicatorArg& arg : use.args) {
             if (arg.parameter) values[*arg.parameter] = by_parameter[*arg.parameter]->values.front();
@@ -90,7 +92,7 @@ LaunchTables build_launch_tables(const SweepJob& job) {
 
 device::SweepLaunch LaunchTables::launch(std::span<const unsigned long long> ids, device::Metrics* rows) const {
     device::SweepLaunch l{};
-    l.market = market;
+    l.market = window_view(market, window);
     l.account = account;
     l.radix = radix.data();
     l.stride = stride.data();

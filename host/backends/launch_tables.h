@@ -25,9 +25,13 @@ namespace btforge {
 //     being the mixed radix (first argument most significant) of the digits
 //     of the parameters the use takes, as the generated kernel computes it
 //     (local_series_index in generator/sweep_kernel_emitter.cpp).
+//   market: the whole market, as the indicators read it; launch() narrows it
+//     to `window` (Note [Market windows]), and series_offset already points
+//     at the window's first bar of each series.
 // Only combination_ids, count and rows change from launch to launch.
 struct LaunchTables {
     device::MarketView market;
+    MarketWindow window;
     device::AccountConfig account;
     std::vector<unsigned long long> radix;
     std::vector<unsigned long long> stride;

@@ -8,6 +8,7 @@
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/strategy_options.h"
+#include "host/cli/window_options.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
 #include "host/data/synthetic_market.h"
@@ -75,6 +76,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
     AccountChoice account_choice;
     BackendChoice backend_choice;
+    WindowChoice window_choice;
     SyntheticMarketOptions market_options;
     market_options.n_bars = 100'000;
     market_options.n_symbols = 4;
@@ -101,7 +103,9 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: all hardware threads)")
         ("chunk-timeline", po::value(&timeline_file)->value_name("CSV"),
          "cuda: write each launch of the backend's run (device, first, count, start_s, stop_s) to CSV");
-    options.add(backend_options(backend_choice, "cpu|emu|cuda", "cpu")).add(account_options(account_choice));
+    options.add(backend_options(backend_choice, "cpu|emu|cuda", "cpu"))
+        .add(account_options(account_choice))
+        .add(window_options(window_choice));
     if (!parse_command_line(args,
                             "Usage: btforge bench [options]\n"
                             "Times sweeps on a fixed synthetic workload: the CPU reference on 1 thread and on all,\n"
@@ -126,11 +130,12 @@ int run_bench_command(const std::vector<std::string>& args) {
     if (backend_choice.name != "cpu") backend = resolve_backend(backend_choice, strategy.spec.name, threads);
 
     Market market = make_synthetic_market(market_options);
+    const MarketWindow window = choose_window(market, window_choice);
     std::vector<std::vector<double>> values;
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
     SeriesCache series = SeriesCache::build(strategy.spec, market, values, threads);
-    SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
-                 make_account_config(account, market), &series};
+    SweepJob job{strategy.binding, &strategy.spec, &space, &market, window, make_account_config(account, market),
+                 &series};
     // A backend that computes its own series starts from the plan, inside
     // its end-to-end time (Note [Series on the device]); the cpu backend
     // (--backend auto without a GPU) takes the reference's.
@@ -141,10 +146,11 @@ int run_bench_command(const std::vector<std::string>& args) {
     std::uint64_t combinations = max_combinations == 0 ? space.count() : std::min(space.count(), max_combinations);
     std::uint64_t cpu_combinations =
         cpu_max_combinations == 0 ? combinations : std::min(combinations, cpu_max_combinations);
-    double cells_per_combination = static_cast<double>(market.n_bars()) * market.n_symbols();
+    double cells_per_combination = static_cast<double>(window.n_bars) * market.n_symbols();
     std::cout << "btforge bench: strategy " << strategy.spec.name << ", grid " << grid.origin << "\n"
               << "account: " << describe_account(account) << "\n"
-              << "workload: " << market.n_symbols() << " symbols x " << market.n_bars() << " bars x " << combinations
+              << (window == whole_market(market) ? std::string() : "window: " + describe_window(market, window) + "\n")
+              << "workload: " << market.n_symbols() << " symbols x " << window.n_bars << " bars x " << combinations
               << " combinations = " << cells_per_combination * static_cast<double>(combinations) << " cells"
               << (cpu_combinations != combinations
                       ? " (CPU timed on the first " + std::to_string(cpu_combinations) + ")"

@@ -11,6 +11,7 @@
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
 #include "host/cli/strategy_options.h"
+#include "host/cli/window_options.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
 #include "host/io/atomic_file.h"
@@ -45,6 +46,7 @@ std::pair<std::string, std::string> write_failing_market(const parity::ParityMar
 
 int run_parity_command(const std::vector<std::string>& args) {
     BackendChoice backend_choice;
+    WindowChoice window_choice;
     std::string strategy;
     std::string spec_file;
     unsigned long long seed = 1;
@@ -66,7 +68,7 @@ int run_parity_command(const std::vector<std::string>& args) {
          "random combinations per strategy (CI floor: 10000)")
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
         ("report", po::value(&report)->value_name("FILE.json"), "write the full comparison as JSON");
-    options.add(backend_options(backend_choice, "emu|cuda", "emu"));
+    options.add(backend_options(backend_choice, "emu|cuda", "emu")).add(window_options(window_choice));
     if (!parse_command_line(args,
                             "Usage: btforge parity --backend emu|cuda [options]\n"
                             "Runs the CPU reference and a backend on the same randomized market and combinations\n"
@@ -114,8 +116,10 @@ int run_parity_command(const std::vector<std::string>& args) {
     ResolvedBackend resolved = resolve_backend(backend_choice, strategies.front(), threads);
     parity::Backend backend{resolved.name, resolved.description, resolved.run, resolved.series};
     parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars});
+    const MarketWindow window = choose_window(market.market, window_choice);
     std::cout << "parity: " << backend.description << " vs cpu reference (" << thread_count_text(threads) << ")\nmarket: "
               << market.description << '\n';
+    if (!(window == whole_market(market.market))) std::cout << "window: " << describe_window(market.market, window) << '\n';
 
     bool passed = true;
     nlohmann::json results = nlohmann::json::array();
@@ -124,7 +128,7 @@ int run_parity_command(const std::vector<std::string>& args) {
         choice.strategy = name;
         choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
-        parity::ParityRunOptions run{seed, combinations, threads};
+        parity::ParityRunOptions run{seed, combinations, threads, window};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "
                   << result.full_space << " (seed " << seed << "), " << result.distinct_series
@@ -146,6 +150,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                 auto [data, instruments] = write_failing_market(market, report, seed);
                 std::string replay = parity::replay_command(result, data, instruments);
                 if (!spec_file.empty()) replay += " --spec " + spec_file;
+                replay += window_arguments(window_choice);
                 std::cout << "first divergence: combination " << d.combination_id << " (ordinal " << d.ordinal
                           << "), field " << d.field << ": " << backend.name << " " << format_double(d.backend)
                           << ", reference " << format_double(d.reference) << "\nreplay it on the reference: " << replay
@@ -164,6 +169,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                                    {"bars", bars},
                                    {"market", market.description},
                                    {"market_bars_aligned", market.market.n_bars()},
+                                   {"window", {{"first_bar", window.first_bar}, {"bars", window.n_bars}}},
                                    {"injected",
                                     {{"jumps", market.injected.jumps},
                                      {"spikes", market.injected.spikes},

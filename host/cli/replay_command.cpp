@@ -9,6 +9,7 @@
 #include "host/cli/market_options.h"
 #include "host/cli/run_header.h"
 #include "host/cli/strategy_options.h"
+#include "host/cli/window_options.h"
 #include "host/spec/assignments.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
@@ -24,6 +25,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
     AccountChoice account_choice;
     MarketChoice market_choice;
+    WindowChoice window_choice;
     std::uint64_t combination = 0;
     std::vector<std::string> assignments;
     std::string trades_file = "btforge-replay-trades.csv";
@@ -43,13 +45,15 @@ int run_replay_command(const std::vector<std::string>& args) {
     options.add(replay)
         .add(strategy_options(strategy_choice, true))
         .add(account_options(account_choice))
-        .add(market_options(market_choice));
+        .add(market_options(market_choice))
+        .add(window_options(window_choice));
     po::variables_map given;
     if (!parse_command_line(args,
                             "Usage: btforge replay (--combination ID | --set NAME=VALUE...) [options]\n"
                             "Runs one combination on the CPU reference and writes its trade log and equity curve;\n"
                             "its metrics are exactly those of its sweep row (same market, grid, --param and account\n"
-                            "options). With --set the account is that of --grid when one is given.",
+                            "options, and the same --from/--to). With --set the account is that of --grid when one\n"
+                            "is given.",
                             options, &given)) {
         return kExitOk;
     }
@@ -85,30 +89,31 @@ int run_replay_command(const std::vector<std::string>& args) {
     const AccountSpec account = resolve_account(account_choice, strategy.spec, grid ? &*grid : nullptr);
     LoadedMarket loaded = load_market(market_choice);
     const Market& market = loaded.market;
+    const MarketWindow window = choose_window(market, window_choice);
     std::vector<std::vector<double>> single;
     for (double v : values) single.push_back({v});
     SeriesCache series = SeriesCache::build(strategy.spec, market, single, 1);
-    SweepJob job{strategy.binding, &strategy.spec, nullptr, &market, market.view(),
-                 make_account_config(account, market), &series};
+    SweepJob job{strategy.binding, &strategy.spec, nullptr, &market, window, make_account_config(account, market),
+                 &series};
 
     // Note [Fill log without a heap]: count first, then record.
     FillLog counting{nullptr, 0, 0};
     run_combination(job, values, &counting, nullptr);
     std::vector<FillRecord> fills(static_cast<std::size_t>(counting.count));
     FillLog log{fills.data(), counting.count, 0};
-    std::vector<double> equity(static_cast<std::size_t>(market.n_bars()));
+    std::vector<double> equity(static_cast<std::size_t>(window.n_bars));
     Metrics metrics = run_combination(job, values, &log, equity.data());
     // Derived before any file is written, so that a refusal leaves none.
     std::vector<RoundTrip> round_trips;
-    if (!round_trips_file.empty()) round_trips = derive_round_trips(job.view, job.account.initial_equity, fills);
+    if (!round_trips_file.empty()) round_trips = derive_round_trips(job.view(), job.account.initial_equity, fills);
 
-    write_trade_log_csv(outputs.stream(0), market, fills);
-    write_equity_csv(outputs.stream(1), market, equity);
-    if (!round_trips_file.empty()) write_round_trips_csv(outputs.stream(2), market, round_trips);
+    write_trade_log_csv(outputs.stream(0), market, window, fills);
+    write_equity_csv(outputs.stream(1), market, window, equity);
+    if (!round_trips_file.empty()) write_round_trips_csv(outputs.stream(2), market, window, round_trips);
     outputs.commit();  // Note [Outputs committed together]
     // Note [Run header]
     std::cout << "strategy " << strategy.spec.name << "\n"
-              << format_assumptions(describe_assumptions(loaded, account)) << "parameters: "
+              << format_assumptions(describe_assumptions(loaded, window, account)) << "parameters: "
               << describe_combination(strategy.spec, values) << "\n"
               << format_metrics(metrics) << "backend: cpu reference (1 thread)\n"
               << "fills: " << fills.size() << " -> " << trades_file << "\nequity curve -> " << equity_file << '\n';

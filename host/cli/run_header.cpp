@@ -20,10 +20,24 @@ std::string time_span(const Market& market) {
 
 }  // namespace
 
-RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountSpec& account) {
+WindowFacts window_facts(const Market& market, const MarketWindow& window) {
+    WindowFacts facts;
+    facts.first_bar = window.first_bar;
+    facts.n_bars = window.n_bars;
+    if (window.n_bars > 0) {
+        const auto& ts = market.timestamp_ms;
+        facts.first_time = format_timestamp_iso(ts.at(static_cast<std::size_t>(window.first_bar)));
+        facts.last_time = format_timestamp_iso(ts.at(static_cast<std::size_t>(window.first_bar + window.n_bars - 1)));
+    }
+    return facts;
+}
+
+RunAssumptions describe_assumptions(const LoadedMarket& market, const MarketWindow& window, const AccountSpec& account) {
     RunAssumptions a;
     a.market = market.description + time_span(market.market);
     a.timestamps = market.timestamp_note;
+    a.window = window == whole_market(market.market) ? "every bar (--from/--to select a window)"
+                                                      : describe_window(market.market, window);
     a.funding = market.funding_note;
     // Fees are fractions of the notional; slippage a fraction of the price,
     // against the trader, on taker fills.
@@ -34,6 +48,7 @@ RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountSpe
 std::string format_assumptions(const RunAssumptions& a) {
     std::string text = "  market:     " + a.market + "\n";
     if (!a.timestamps.empty()) text += "  timestamps: " + a.timestamps + "\n";
+    text += "  window:     " + a.window + "\n";
     text += "  funding:    " + a.funding + "\n";
     text += "  account:    " + a.account + "\n";
     return text;

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "host/cli/market_options.h"
+#include "host/data/market_window.h"
+#include "host/report/results_writer.h"
 #include "host/spec/strategy_spec.h"
 
 namespace btforge {
@@ -20,11 +22,15 @@ namespace btforge {
 struct RunAssumptions {
     std::string market;
     std::string timestamps;  // empty unless the unit was detected
+    std::string window;      // the evaluated bars and the warm-up before them (Note [Market windows])
     std::string funding;
     std::string account;
 };
 
-RunAssumptions describe_assumptions(const LoadedMarket& market, const AccountSpec& account);
+RunAssumptions describe_assumptions(const LoadedMarket& market, const MarketWindow& window, const AccountSpec& account);
+
+// The window as the result JSON states it.
+WindowFacts window_facts(const Market& market, const MarketWindow& window);
 
 // "  market:   ...\n  funding:  ...\n  account:  ...\n"
 std::string format_assumptions(const RunAssumptions& assumptions);

@@ -12,6 +12,7 @@
 #include "host/cli/market_options.h"
 #include "host/cli/run_header.h"
 #include "host/cli/strategy_options.h"
+#include "host/cli/window_options.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/report/progress_reporter.h"
@@ -34,6 +35,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
     AccountChoice account_choice;
     MarketChoice market_choice;
+    WindowChoice window_choice;
     std::string rank_by = "sharpe";
     long long top_n = 20;
     std::string output = "btforge-sweep";
@@ -53,7 +55,8 @@ int run_sweep_command(const std::vector<std::string>& args) {
         .add(backend_options(backend_choice, "auto|cpu|emu|cuda", "auto"))
         .add(strategy_options(strategy_choice, true))
         .add(account_options(account_choice))
-        .add(market_options(market_choice));
+        .add(market_options(market_choice))
+        .add(window_options(window_choice));
     if (!parse_command_line(args, "Usage: btforge sweep [options]\nRuns every combination of a grid and ranks them.",
                             options)) {
         return kExitOk;
@@ -88,17 +91,18 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);
     LoadedMarket loaded = load_market(market_choice);
     const Market& market = loaded.market;
+    const MarketWindow window = choose_window(market, window_choice);
 
     std::vector<std::vector<double>> values;
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
     SeriesCache series = series_for_backend(backend, strategy.spec, market, values, threads);
 
-    SweepJob job{strategy.binding, &strategy.spec, &space, &market, market.view(),
-                 make_account_config(account, market), &series};
+    SweepJob job{strategy.binding, &strategy.spec, &space, &market, window, make_account_config(account, market),
+                 &series};
     std::uint64_t cells_per_combination =
-        static_cast<std::uint64_t>(market.n_bars()) * static_cast<std::uint64_t>(market.n_symbols());
+        static_cast<std::uint64_t>(window.n_bars) * static_cast<std::uint64_t>(market.n_symbols());
     // Note [Run header]
-    const RunAssumptions assumptions = describe_assumptions(loaded, account);
+    const RunAssumptions assumptions = describe_assumptions(loaded, window, account);
     std::cerr << "btforge sweep: strategy " << strategy.spec.name << ", " << space.count() << " combinations of "
               << grid.origin << "\n"
               << format_assumptions(assumptions) << "  series:     " << describe_series(series, threads) << "\n";
@@ -146,6 +150,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     summary.grid_origin = grid.origin;
     summary.market = assumptions.market;
     summary.timestamps = assumptions.timestamps;
+    summary.window = window_facts(market, window);
     summary.funding = assumptions.funding;
     summary.backend = backend_description;
     summary.combinations = outcome.combinations;
@@ -163,7 +168,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
 
     std::cout << format_ranked_table(strategy.spec, space, outcome.top, *metric, static_cast<std::size_t>(top_n));
     std::cout << "\nbackend: " << summary.backend << "; " << summary.combinations << " combinations x "
-              << market.n_symbols() << " symbols x " << market.n_bars() << " bars in " << outcome.seconds << " s = "
+              << market.n_symbols() << " symbols x " << window.n_bars << " bars in " << outcome.seconds << " s = "
               << (outcome.seconds > 0 ? static_cast<double>(summary.cells) / outcome.seconds : 0.0) << " cells/s\n";
     if (summary.invalid_rows != 0) {
         // Note [Rows with non-finite metrics]
@@ -175,7 +180,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
               << output << ".json\n";
     if (!outcome.top.empty()) {
         std::cout << "replay the best: btforge replay" << strategy_arguments(strategy_choice)
-                  << account_arguments(account_choice) << " --combination " << outcome.top.front().combination_id
+                  << account_arguments(account_choice) << window_arguments(window_choice) << " --combination " << outcome.top.front().combination_id
                   << " [same market options]\n";
     }
     return kExitOk;

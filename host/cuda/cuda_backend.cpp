@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 // device launch is that one with every pointer replaced by its device copy
 // (patch_launch). If the generated layout gains a pointer, this size changes
 // and the assert below stops the build until patch_launch handles it.
-static_assert(sizeof(device::SweepLaunch) == 584,
+static_assert(sizeof(device::SweepLaunch) == 592,
               "device::SweepLaunch changed: update patch_launch and the resident uploads");
 
 // Offsets of the resident arrays in one device allocation, each aligned for
@@ -289,15 +289,19 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     device::SweepLaunch launch = tables.launch({}, nullptr);
     // patch_launch (Note [Patching device pointers]).
     auto at = [&](std::size_t upload) { return uploads[upload].offset; };
-    launch.market.timestamp_ms = device_pointer<const long long>(base, at(u_timestamp));
-    launch.market.open = device_pointer<const double>(base, at(u_open));
-    launch.market.high = device_pointer<const double>(base, at(u_high));
-    launch.market.low = device_pointer<const double>(base, at(u_low));
-    launch.market.close = device_pointer<const double>(base, at(u_close));
-    launch.market.volume = device_pointer<const double>(base, at(u_volume));
-    launch.market.funding_rate = device_pointer<const double>(base, at(u_funding_rate));
-    launch.market.funding_events = device_pointer<const int>(base, at(u_funding_events));
-    launch.market.tradable = device_pointer<const unsigned char>(base, at(u_tradable));
+    // The whole market on the device: the indicators read all of it, the
+    // sweep kernel its window (Note [Market windows]).
+    device::MarketView whole = market;
+    whole.timestamp_ms = device_pointer<const long long>(base, at(u_timestamp));
+    whole.open = device_pointer<const double>(base, at(u_open));
+    whole.high = device_pointer<const double>(base, at(u_high));
+    whole.low = device_pointer<const double>(base, at(u_low));
+    whole.close = device_pointer<const double>(base, at(u_close));
+    whole.volume = device_pointer<const double>(base, at(u_volume));
+    whole.funding_rate = device_pointer<const double>(base, at(u_funding_rate));
+    whole.funding_events = device_pointer<const int>(base, at(u_funding_events));
+    whole.tradable = device_pointer<const unsigned char>(base, at(u_tradable));
+    launch.market = window_view(whole, tables.window);
     launch.radix = device_pointer<const unsigned long long>(base, at(u_radix));
     launch.stride = device_pointer<const unsigned long long>(base, at(u_stride));
     launch.value_offset = device_pointer<const int>(base, at(u_value_offset));
@@ -307,7 +311,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     launch.series_table = device_pointer<const int>(base, at(u_series_table));
     if (indicator_jobs) {
         DeviceBuffer work(driver, indicator_work_bytes, "the indicator kernels' working memory");
-        DeviceIndicatorRun run = compute_series_on_device(driver, *indicator_jobs, launch.market, base + at(u_series),
+        DeviceIndicatorRun run = compute_series_on_device(driver, *indicator_jobs, whole, base + at(u_series),
                                                           work.get(), kIndicatorScratchBytes);
         stats.indicators_on_device = true;
         stats.indicator_seconds = run.seconds;

@@ -174,6 +174,7 @@ std::vector<double> compute_series_with_device(const CudaDriver& driver, int dev
     device::MarketView view{};
     view.n_symbols = host_view.n_symbols;
     view.n_bars = host_view.n_bars;
+    view.bar_stride = host_view.bar_stride;
     std::size_t at = 0;
     const double** slots[] = {&view.open, &view.high, &view.low, &view.close, &view.volume};
     for (std::size_t p = 0; p < prices.size(); ++p) {

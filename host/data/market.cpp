@@ -19,6 +19,7 @@ MarketView Market::view() const {
     MarketView v{};
     v.n_symbols = n_symbols();
     v.n_bars = n_bars();
+    v.bar_stride = n_bars();
     v.timestamp_ms = timestamp_ms.data();
     v.open = open.data();
     v.high = high.data();

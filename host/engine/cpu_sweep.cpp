@@ -49,12 +49,17 @@ const StrategyBinding& bind_strategy(const StrategySpec& spec) {
     return *binding;
 }
 
+void SweepJob::resolve_series(std::span<const double> parameter_values, std::span<const double*> out) const {
+    series->resolve(parameter_values, out);
+    for (const double*& row : out) row += window.first_bar;
+}
+
 Metrics run_combination(const SweepJob& job, std::span<const double> parameter_values, FillLog* log,
                         double* equity_curve) {
     std::vector<const double*> series(job.spec->indicators.size());
-    job.series->resolve(parameter_values, series);
+    job.resolve_series(parameter_values, series);
     Metrics metrics{};
-    job.binding->run(job.view, series.data(), parameter_values.data(), job.account, metrics, log, equity_curve);
+    job.binding->run(job.view(), series.data(), parameter_values.data(), job.account, metrics, log, equity_curve);
     return metrics;
 }
 
@@ -117,12 +122,13 @@ SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
     return run_sweep_in_blocks(job, options, kBlock, [&job](std::uint64_t begin, std::uint64_t end, ResultRow* rows) {
         std::vector<double> values(job.spec->parameters.size());
         std::vector<const double*> series(job.spec->indicators.size());
+        const MarketView view = job.view();
         for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
             ResultRow& row = rows[ordinal - begin];
             row.combination_id = job.space->combination_id(ordinal);
             job.space->decode(row.combination_id, values);
-            job.series->resolve(values, series);
-            job.binding->run(job.view, series.data(), values.data(), job.account, row.metrics, nullptr, nullptr);
+            job.resolve_series(values, series);
+            job.binding->run(view, series.data(), values.data(), job.account, row.metrics, nullptr, nullptr);
         }
     });
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "host/data/market.h"
+#include "host/data/market_window.h"
 #include "host/engine/metric_columns.h"
 #include "host/engine/series_cache.h"
 #include "host/engine/top_n.h"
@@ -18,15 +19,23 @@
 
 namespace btforge {
 
-// Everything a combination needs, prepared once per run.
+// Everything a combination needs, prepared once per run. The series are
+// computed on the whole market and the strategy sees `window` of it
+// (Note [Market windows]).
 struct SweepJob {
     const StrategyBinding* binding;
     const StrategySpec* spec;
     const CombinationSpace* space;
     const Market* market;
-    MarketView view;
+    MarketWindow window;
     AccountConfig account;
     const SeriesCache* series;
+
+    // The window of the market the strategy runs on.
+    MarketView view() const { return window_view(market->view(), window); }
+    // The series of each indicator use for one combination, starting at the
+    // window's first bar like view()'s arrays.
+    void resolve_series(std::span<const double> parameter_values, std::span<const double*> out) const;
 };
 
 struct SweepOptions {

@@ -78,8 +78,10 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     result.strategy = spec.name;
     result.backend = backend.description;
     result.seed = options.seed;
+    const MarketWindow window = options.window.value_or(whole_market(market.market));
     result.n_symbols = market.market.n_symbols();
-    result.n_bars = market.market.n_bars();
+    result.n_bars = window.n_bars;
+    result.first_bar = window.first_bar;
     for (const ParameterSpec& p : spec.parameters) result.parameter_names.push_back(p.name);
     result.grid = make_parity_grid(spec, options.seed, options.combinations);
     CombinationSpace space(spec, result.grid);
@@ -92,8 +94,8 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     result.distinct_series = series.distinct_series();
     result.series_seconds = series.build_seconds();
 
-    SweepJob job{&binding, &spec, &space, &market.market, market.market.view(),
-                 make_account_config(spec.account, market.market), &series};
+    SweepJob job{&binding, &spec, &space, &market.market, window, make_account_config(spec.account, market.market),
+                 &series};
     // The backend's own series: compared with the reference's value by
     // value, then computed again by the backend's sweep from the plan.
     SeriesCache planned = SeriesCache::plan(spec, market.market, values);
@@ -201,6 +203,7 @@ nlohmann::json parity_result_json(const ParityResult& r) {
             {"seed", r.seed},
             {"symbols", r.n_symbols},
             {"bars", r.n_bars},
+            {"first_bar", r.first_bar},
             {"combinations", r.combinations},
             {"full_space", r.full_space},
             {"distinct_series", r.distinct_series},

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include <cstdint>
 #include <string>
@@ -47,6 +48,7 @@ struct ParityRunOptions {
     std::uint64_t seed = 1;
     std::uint64_t combinations = 10000;
     int threads = 1;
+    std::optional<MarketWindow> window;  // the bars evaluated (Note [Market windows]); none: all
 };
 
 struct ParityResult {
@@ -54,7 +56,8 @@ struct ParityResult {
     std::string backend;  // Backend::description
     std::uint64_t seed = 0;
     int n_symbols = 0;
-    int n_bars = 0;
+    int n_bars = 0;     // evaluated: the window's
+    int first_bar = 0;  // of the window; the bars before it warm up the indicators
     std::vector<std::string> parameter_names;  // spec order
     Grid grid;
     std::uint64_t full_space = 0;

@@ -131,6 +131,11 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["grid"] = summary.grid_origin;
     head["market"] = summary.market;
     if (!summary.timestamps.empty()) head["timestamps"] = summary.timestamps;
+    head["window"] = {{"first_bar_time", summary.window.first_time},
+                      {"last_bar_time", summary.window.last_time},
+                      {"first_bar", summary.window.first_bar},
+                      {"bars", summary.window.n_bars},
+                      {"warmup_bars", summary.window.first_bar}};
     head["funding"] = summary.funding;
     nlohmann::ordered_json account;  // the values the run used (Note [Account settings])
     for (const AccountSetting& setting : account_settings()) account[std::string(setting.key)] = summary.account.*(setting.field);

@@ -15,6 +15,16 @@ namespace btforge {
 
 // What ran, for the header of every report: a result file must say which
 // backend produced it (SPEC §8).
+// The evaluated window of the market (Note [Market windows]): its first and
+// last bar's times, where it starts, its bars, and the bars before it that
+// only warmed up the indicators (first_bar of them).
+struct WindowFacts {
+    std::string first_time;
+    std::string last_time;
+    int first_bar = 0;
+    int n_bars = 0;
+};
+
 struct RunSummary {
     std::string strategy;
     std::string spec_origin;
@@ -22,6 +32,7 @@ struct RunSummary {
     // Note [Run header]: what changes results, in words.
     std::string market;   // e.g. "synthetic (seed 42, 60-minute bars): 4 symbols x 17520 bars, ..." or the CSV
     std::string timestamps;
+    WindowFacts window;
     std::string funding;
     std::string backend;  // e.g. "cpu (2 threads)"
     std::uint64_t combinations = 0;

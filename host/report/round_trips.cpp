@@ -185,15 +185,17 @@ std::vector<RoundTrip> derive_round_trips(const MarketView& market, double initi
     return AccountReplay(market, initial_equity, fills).run();
 }
 
-void write_round_trips_csv(std::ostream& out, const Market& market, const std::vector<RoundTrip>& round_trips) {
+void write_round_trips_csv(std::ostream& out, const Market& market, const MarketWindow& window,
+                           const std::vector<RoundTrip>& round_trips) {
+    auto time_of = [&](int bar) {
+        return format_timestamp_iso(market.timestamp_ms.at(static_cast<std::size_t>(window.first_bar + bar)));
+    };
     out << "trade,symbol,side,entry_time,entry_price,exit_time,exit_price,quantity,gross_pnl,fees,funding,net_pnl,"
            "exit_reason,bars_held\n";
     for (const RoundTrip& r : round_trips) {
         out << r.trade << ',' << market.symbols[static_cast<std::size_t>(r.symbol)] << ','
             << (r.side > 0 ? "long" : "short") << ','
-            << format_timestamp_iso(market.timestamp_ms[static_cast<std::size_t>(r.entry_bar)]) << ','
-            << format_double(r.entry_price) << ','
-            << format_timestamp_iso(market.timestamp_ms[static_cast<std::size_t>(r.exit_bar)]) << ','
+            << time_of(r.entry_bar) << ',' << format_double(r.entry_price) << ',' << time_of(r.exit_bar) << ','
             << format_double(r.exit_price) << ',' << format_double(r.quantity) << ',' << format_double(r.gross_pnl)
             << ',' << format_double(r.fees) << ',' << format_double(r.funding) << ',' << format_double(r.net_pnl) << ','
             << fill_reason_name(r.exit_reason) << ',' << r.exit_bar - r.entry_bar << '\n';

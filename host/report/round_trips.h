@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "host/data/market.h"
+#include "host/data/market_window.h"
 #include "reference/market/market_view.h"
 #include "reference/portfolio/fill_log.h"
 
@@ -38,6 +39,8 @@ std::vector<RoundTrip> derive_round_trips(const MarketView& market, double initi
 
 // trade,symbol,side,entry_time,entry_price,exit_time,exit_price,quantity,
 // gross_pnl,fees,funding,net_pnl,exit_reason,bars_held
-void write_round_trips_csv(std::ostream& out, const Market& market, const std::vector<RoundTrip>& round_trips);
+// Bars count from the window's first bar, as the fills' do (trade_log_writer.h).
+void write_round_trips_csv(std::ostream& out, const Market& market, const MarketWindow& window,
+                           const std::vector<RoundTrip>& round_trips);
 
 }  // namespace btforge

@@ -20,10 +20,12 @@ const char* fill_reason_name(int reason) {
     }
 }
 
-void write_trade_log_csv(std::ostream& out, const Market& market, const std::vector<FillRecord>& fills) {
+void write_trade_log_csv(std::ostream& out, const Market& market, const MarketWindow& window,
+                         const std::vector<FillRecord>& fills) {
     out << "trade,bar,time,symbol,reason,side,qty,price,fee,realized_pnl,cash_after\n";
     for (const FillRecord& f : fills) {
-        out << f.trade_index << ',' << f.bar << ',' << format_timestamp_iso(market.timestamp_ms[static_cast<std::size_t>(f.bar)])
+        const int bar = window.first_bar + f.bar;
+        out << f.trade_index << ',' << bar << ',' << format_timestamp_iso(market.timestamp_ms.at(static_cast<std::size_t>(bar)))
             << ',' << market.symbols[static_cast<std::size_t>(f.symbol)] << ',' << fill_reason_name(f.reason) << ','
             << (f.trade_dir > 0 ? "buy" : "sell") << ',' << format_double(f.qty) << ',' << format_double(f.price)
             << ',' << format_double(f.fee) << ',' << format_double(f.realized_pnl) << ','
@@ -32,10 +34,12 @@ void write_trade_log_csv(std::ostream& out, const Market& market, const std::vec
     }
 }
 
-void write_equity_csv(std::ostream& out, const Market& market, const std::vector<double>& equity) {
+void write_equity_csv(std::ostream& out, const Market& market, const MarketWindow& window,
+                      const std::vector<double>& equity) {
     out << "bar,time,equity\n";
     for (std::size_t t = 0; t < equity.size(); ++t) {
-        out << t << ',' << format_timestamp_iso(market.timestamp_ms[t]) << ',' << format_double(equity[t]) << '\n';
+        const std::size_t bar = static_cast<std::size_t>(window.first_bar) + t;
+        out << bar << ',' << format_timestamp_iso(market.timestamp_ms.at(bar)) << ',' << format_double(equity[t]) << '\n';
         if (!out) return;
     }
 }

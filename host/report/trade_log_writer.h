@@ -4,16 +4,23 @@
 #include <vector>
 
 #include "host/data/market.h"
+#include "host/data/market_window.h"
 #include "reference/portfolio/fill_log.h"
 
 namespace btforge {
 
+// The fills' bars and the equity curve count from the window's first bar (a
+// strategy sees only the window, Note [Market windows]); the files name the
+// market's bar, window.first_bar + the window's bar, and its time.
+
 // One line per fill: trade, bar, ISO time, symbol, reason, side, qty, price,
 // fee, realized PnL, cash after.
-void write_trade_log_csv(std::ostream& out, const Market& market, const std::vector<FillRecord>& fills);
+void write_trade_log_csv(std::ostream& out, const Market& market, const MarketWindow& window,
+                         const std::vector<FillRecord>& fills);
 
-// One line per bar: bar, ISO time, close-marked equity.
-void write_equity_csv(std::ostream& out, const Market& market, const std::vector<double>& equity);
+// One line per bar of the window: bar, ISO time, close-marked equity.
+void write_equity_csv(std::ostream& out, const Market& market, const MarketWindow& window,
+                      const std::vector<double>& equity);
 
 const char* fill_reason_name(int reason);
 

@@ -12,16 +12,28 @@ BT_KERNEL inline constexpr int kMaxSymbols = 16;
 
 // Note [Aligned market layout]
 // Bars of all symbols are aligned on the union of their timestamps. Every
-// per-symbol array is symbol-major: element (s, t) is at s * n_bars + t.
+// per-symbol array is symbol-major: element (s, t) is at s * bar_stride + t.
 // At an aligned bar where a symbol has no bar of its own, tradable is 0 and its
 // open/high/low/close hold the symbol's last close (volume 0, funding_events 0),
 // so marking to market and "indicators hold their state" need no special case.
 // Before a symbol's first bar its prices are NaN and tradable is 0.
+//
+// Note [Market windows]
+// A view may be a window of a longer market (`--from`/`--to`): its arrays
+// then point at the window's first bar inside rows of bar_stride bars, and
+// n_bars counts the window's bars, so bar t of the view is bar first + t of
+// the market and a strategy loops over [0, n_bars) unchanged. The bars
+// before the window stay in memory for the indicators, which are computed on
+// the whole market and read through pointers that start at the same first
+// bar (Note [Indicator series are shared]): at the window's first bar every
+// indicator has warmed up on the bars before it, as a run started there with
+// that history would see. A whole-market view has bar_stride == n_bars.
 struct BT_KERNEL MarketView {
     int n_symbols;
-    int n_bars;
+    int n_bars;      // bars of the view
+    int bar_stride;  // length of one symbol's row in the arrays (Note [Market windows])
     const std::int64_t* timestamp_ms;    // [n_bars], strictly increasing
-    const double* open;                  // [n_symbols * n_bars]
+    const double* open;                  // [n_symbols * bar_stride]
     const double* high;
     const double* low;
     const double* close;
@@ -35,7 +47,7 @@ struct BT_KERNEL MarketView {
 };
 
 BT_KERNEL inline int market_index(const MarketView& market, int symbol, int bar) {
-    return symbol * market.n_bars + bar;
+    return symbol * market.bar_stride + bar;
 }
 
 }  // namespace btforge

@@ -32,7 +32,7 @@ struct SmallSweep {
           market(make_synthetic_market(SyntheticMarketOptions{7, 3, 2500, 3'600'000, 1'704'067'200'000,
                                                               kDefaultFundingIntervalMs})),
           series(SeriesCache::build(spec, market, values(grid), 2)),
-          job{&bind_strategy(spec), &spec, &space, &market, market.view(),
+          job{&bind_strategy(spec), &spec, &space, &market, whole_market(market),
               make_account_config(spec.account, market), &series} {}
 
     static std::vector<std::vector<double>> values(const Grid& grid) {

@@ -23,6 +23,7 @@ struct TwoSymbolMarket {
         MarketView m{};
         m.n_symbols = 2;
         m.n_bars = 4;
+        m.bar_stride = 4;
         m.timestamp_ms = timestamps.data();
         m.open = open.data();
         m.high = open.data();  // not read

@@ -338,6 +338,7 @@ TEST_CASE("BREADTH") {
     btforge::MarketView m{};
     m.n_symbols = 3;
     m.n_bars = 3;
+    m.bar_stride = 3;
     m.close = close.data();
     m.tradable = tradable.data();
     std::vector<double> out(3);

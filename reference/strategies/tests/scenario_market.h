@@ -47,6 +47,7 @@ struct ScenarioMarket {
         MarketView v{};
         v.n_symbols = n_symbols;
         v.n_bars = n_bars;
+        v.bar_stride = n_bars;
         v.timestamp_ms = ts.data();
         v.open = open.data();
         v.high = high.data();

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+
+namespace btforge {
+
+// The Sharpe-ratio statistics of SPEC §11 that say how much of a sweep's
+// best Sharpe ratio is luck (Bailey and López de Prado, "The Sharpe Ratio
+// Efficient Frontier", 2012, and "The Deflated Sharpe Ratio", 2014).
+//
+// Note [Sharpe ratios per observation]
+// Every Sharpe ratio here is per observation (per bar): mean / standard
+// deviation of the per-bar returns, not annualized. The papers' formulas
+// are stated that way, the variance of the estimator depends on the number
+// of observations, and annualizing first would count the same noise
+// sqrt(bars_per_year) times over. Callers divide a reported (annualized)
+// Sharpe ratio by sqrt(bars_per_year) before asking, and multiply a
+// benchmark back for display.
+
+// Φ, the standard normal distribution function.
+double normal_cdf(double x);
+
+// Φ⁻¹(p) for p in (0, 1): -inf at 0, +inf at 1, NaN outside [0, 1].
+// Relative error below 1e-14 (Acklam's rational approximation refined by one
+// Halley step on erfc).
+double normal_quantile(double p);
+
+// The moments of one return series a PSR needs.
+struct ReturnMoments {
+    double sharpe;           // per observation (Note [Sharpe ratios per observation])
+    double skewness;         // γ3; 0 for normal returns
+    double kurtosis;         // γ4, not excess: 3 for normal returns
+    std::int64_t observations;
+};
+
+// PSR(SR*): the probability that the true Sharpe ratio exceeds `benchmark`
+// given the observed one, its sample length, skewness and kurtosis
+// (2012, eq. 10):
+//   Φ( (SR - SR*) sqrt(n - 1) / sqrt(1 - γ3 SR + (γ4 - 1) / 4 SR²) ).
+// NaN with fewer than 2 observations or a non-positive variance term (a
+// sample too skewed for the normal approximation).
+double probabilistic_sharpe_ratio(const ReturnMoments& observed, double benchmark);
+
+// E[max SR] of `trials` independent trials whose Sharpe ratios have mean 0
+// and `variance` across trials (2014, eq. 8, after the False Strategy
+// Theorem): sqrt(V) ((1 - γ) Φ⁻¹(1 - 1/N) + γ Φ⁻¹(1 - 1/(N e))), γ the
+// Euler-Mascheroni constant. 0 for a single trial (nothing was selected).
+double expected_maximum_sharpe(double trials, double variance);
+
+// DSR: PSR against the expected maximum of the trials (2014, eq. 9).
+double deflated_sharpe_ratio(const ReturnMoments& observed, double trials, double variance);
+
+}  // namespace btforge

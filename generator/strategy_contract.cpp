@@ -106,7 +106,7 @@ std::vector<Violation> check_strategy_contracts(const ReferenceModel& model, Gen
                                t.entry + ": parameter " + std::to_string(position + 1) +
                                    " must be a const reference to the strategy's BT_KERNEL " + roles[k] +
                                    " struct (run_NAME_strategy(market, series, params, account, metrics, log, "
-                                   "equity_curve))"});
+                                   "equity_curve, periods))"});
                 continue;
             }
             structs[k] = s;

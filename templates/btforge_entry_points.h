@@ -1,7 +1,8 @@
 {{stamp}}
 // The strategies that have a generated sweep kernel: host code expands
 // BTFORGE_FOR_EACH_STRATEGY(X) to X(<name>) per strategy, so no host file
-// lists them by hand. Kernel entry points are extern "C" btforge_<name>_sweep.
+// lists them by hand. Kernel entry points are extern "C" btforge_<name>_sweep and
+// btforge_<name>_sweep_periods (Note [Two kernels per strategy]).
 #pragma once
 
 #define BTFORGE_FOR_EACH_STRATEGY(X) {{#strategies}}X({{name}}) {{/strategies}}

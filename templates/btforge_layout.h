@@ -38,6 +38,7 @@ struct SweepLaunch {
     const unsigned long long* combination_ids;   // [count]
     unsigned long long count;
     Metrics* rows;                               // [count]
+    PeriodStatistics* periods;                   // [count * account.n_periods], or null (Note [Period statistics])
 };
 
 // Note [Indicator launches]

@@ -13,7 +13,8 @@ namespace btforge {
 namespace {
 
 void run_{{strategy}}(const MarketView& market, const double* const* series, const double* values,
-                      const AccountConfig& config, Metrics& out, FillLog* log, double* equity_curve) {
+                      const AccountConfig& config, Metrics& out, FillLog* log, double* equity_curve,
+                      PeriodStatistics* periods) {
     {{params_struct}} p{};
 {{#parameters}}
     p.{{name}} = {{#integral}}int_param({{/integral}}values[{{index}}]{{#integral}}){{/integral}};
@@ -22,7 +23,7 @@ void run_{{strategy}}(const MarketView& market, const double* const* series, con
 {{#series}}
     s.{{id}} = series[{{use}}];
 {{/series}}
-    {{entry}}(market, s, p, config, out, log, equity_curve);
+    {{entry}}(market, s, p, config, out, log, equity_curve, periods);
 }
 
 StrategyBinding {{strategy}}_strategy_binding() {

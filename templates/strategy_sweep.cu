@@ -35,6 +35,16 @@ BTFORGE_DEVICE inline void decode_{{strategy}}(const SweepLaunch& launch, unsign
 
 }  // namespace btforge::device
 
+// Note [Two kernels per strategy]
+// The kernel without period statistics passes a literal null, so the
+// compiler drops the period code (MetricsAccumulator::n_periods folds to 0)
+// and its registers and instructions stay those of the metrics alone (86
+// registers for the default strategy on sm_90, as before periods existed);
+// the _periods kernel writes account.n_periods PeriodStatistics per
+// combination (Note [Period statistics]). The host launches the one a run
+// asks for. The two bodies are written out, not shared through a helper:
+// with one, nvcc kept the strategy out of line (74 registers, a larger stack)
+// and the null no longer reached it, so the period code stayed.
 extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
 btforge_{{strategy}}_sweep(const btforge::device::SweepLaunch launch) {
     unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -42,5 +52,16 @@ btforge_{{strategy}}_sweep(const btforge::device::SweepLaunch launch) {
     btforge::device::{{params_struct}} p;
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
-    btforge::device::{{entry}}(launch.market, s, p, launch.account, launch.rows[ordinal], nullptr, nullptr);
+    btforge::device::{{entry}}(launch.market, s, p, launch.account, launch.rows[ordinal], nullptr, nullptr, nullptr);
+}
+
+extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
+btforge_{{strategy}}_sweep_periods(const btforge::device::SweepLaunch launch) {
+    unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (ordinal >= launch.count) return;
+    btforge::device::{{params_struct}} p;
+    btforge::device::{{series_struct}} s;
+    btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
+    btforge::device::{{entry}}(launch.market, s, p, launch.account, launch.rows[ordinal], nullptr, nullptr,
+                               launch.periods + ordinal * launch.account.n_periods);
 }

@@ -27,6 +27,11 @@ device::MarketView to_device(const MarketView& market) { return copy_layout<devi
 device::AccountConfig to_device(const AccountConfig& account) { return copy_layout<device::AccountConfig>(account); }
 Metrics to_host(const device::Metrics& metrics) { return copy_layout<Metrics>(metrics); }
 
+void to_host(const device::PeriodStatistics* from, std::size_t count, PeriodStatistics* to) {
+    static_assert(sizeof(device::PeriodStatistics) == sizeof(PeriodStatistics));
+    if (count != 0) std::memcpy(to, from, count * sizeof(PeriodStatistics));
+}
+
 LaunchTables build_launch_tables(const SweepJob& job) {
     if (job.space == nullptr) throw std::invalid_argument("a sweep launch needs the job's combination space");
     const StrategySpec& spec = *job.spec;
@@ -90,7 +95,8 @@ LaunchTables build_launch_tables(const SweepJob& job) {
     return tables;
 }
 
-device::SweepLaunch LaunchTables::launch(std::span<const unsigned long long> ids, device::Metrics* rows) const {
+device::SweepLaunch LaunchTables::launch(std::span<const unsigned long long> ids, device::Metrics* rows,
+                                         device::PeriodStatistics* periods) const {
     device::SweepLaunch l{};
     l.market = window_view(market, window);
     l.account = account;
@@ -104,6 +110,7 @@ device::SweepLaunch LaunchTables::launch(std::span<const unsigned long long> ids
     l.combination_ids = ids.data();
     l.count = ids.size();
     l.rows = rows;
+    l.periods = periods;
     return l;
 }
 

@@ -41,8 +41,11 @@ struct LaunchTables {
     std::vector<long long> series_offset;
     std::vector<int> series_table;
 
-    // A launch over `ids` (host memory) writing one row per id into `rows`.
-    device::SweepLaunch launch(std::span<const unsigned long long> ids, device::Metrics* rows) const;
+    // A launch over `ids` (host memory) writing one row per id into `rows`
+    // and account.n_periods period statistics per id into `periods` (null
+    // when the job asks for none).
+    device::SweepLaunch launch(std::span<const unsigned long long> ids, device::Metrics* rows,
+                               device::PeriodStatistics* periods) const;
 };
 
 // Throws std::invalid_argument when the job has no combination space, and
@@ -55,5 +58,7 @@ LaunchTables build_launch_tables(const SweepJob& job);
 device::MarketView to_device(const MarketView& market);
 device::AccountConfig to_device(const AccountConfig& account);
 Metrics to_host(const device::Metrics& metrics);
+// `count` device period statistics into host ones (the same bytes).
+void to_host(const device::PeriodStatistics* from, std::size_t count, PeriodStatistics* to);
 
 }  // namespace btforge

@@ -85,6 +85,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     std::uint64_t cpu_max_combinations = 0;
     bool skip_single_thread = false;
     int threads = 0;
+    int periods = 0;
     std::string timeline_file;
     po::options_description options("Benchmark (SPEC §10: cells/s = bars x symbols x combinations per second)");
     options.add_options()
@@ -100,6 +101,9 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("cpu-max-combinations", po::value(&cpu_max_combinations)->default_value(0),
          "time the CPU on the first N only (0: as many as the backend); cells/s is a rate")
         ("skip-single-thread", po::bool_switch(&skip_single_thread), "do not time the CPU on 1 thread")
+        ("periods", po::value(&periods)->default_value(periods),
+         ("period statistics per combination, 0.." + std::to_string(kMaxPeriods) +
+          ", every run (Note [Period statistics]; their cost is the difference to a run without)").c_str())
         ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: all hardware threads)")
         ("chunk-timeline", po::value(&timeline_file)->value_name("CSV"),
          "cuda: write each launch of the backend's run (device, first, count, start_s, stop_s) to CSV");
@@ -114,6 +118,9 @@ int run_bench_command(const std::vector<std::string>& args) {
         return kExitOk;
     }
     if (workload != "standard" && workload != "large") throw po::error("--workload must be standard or large");
+    if (periods < 0 || periods > kMaxPeriods) {
+        throw po::error("--periods must be in 0.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
+    }
     if (!timeline_file.empty() && backend_choice.name != "cuda") {
         throw po::error("--chunk-timeline times GPU launches: it needs --backend cuda");
     }
@@ -136,6 +143,8 @@ int run_bench_command(const std::vector<std::string>& args) {
     SeriesCache series = SeriesCache::build(strategy.spec, market, values, threads);
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, window, make_account_config(account, market),
                  &series};
+    if (window.n_bars < periods) throw po::error("--periods " + std::to_string(periods) + " needs that many bars");
+    job.account.n_periods = periods;
     // A backend that computes its own series starts from the plan, inside
     // its end-to-end time (Note [Series on the device]); the cpu backend
     // (--backend auto without a GPU) takes the reference's.
@@ -155,6 +164,8 @@ int run_bench_command(const std::vector<std::string>& args) {
               << (cpu_combinations != combinations
                       ? " (CPU timed on the first " + std::to_string(cpu_combinations) + ")"
                       : std::string())
+              << (periods > 0 ? "\nperiod statistics: " + std::to_string(periods) + " per combination, every run"
+                              : std::string())
               << "\nmachine: " << cpu_model() << ", " << resolve_threads(0) << " hardware threads\n"
               << "indicator series for the CPU runs: " << series.distinct_series() << " built in "
               << series.build_seconds() << " s on " << threads

@@ -53,6 +53,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     int symbols = kFloorSymbols;
     int bars = kFloorBars;
     std::uint64_t combinations = kFloorCombinations;
+    int periods = kMaxPeriods;
     int threads = 0;
     std::string report;
     po::options_description options("Parity");
@@ -66,6 +67,9 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("bars", po::value(&bars)->default_value(bars), "bars of the randomized market (CI floor: 20000)")
         ("combinations", po::value(&combinations)->default_value(combinations),
          "random combinations per strategy (CI floor: 10000)")
+        ("periods", po::value(&periods)->default_value(periods),
+         ("period statistics compared per combination, 0.." + std::to_string(kMaxPeriods) +
+          " (Note [Period statistics])").c_str())
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
         ("report", po::value(&report)->value_name("FILE.json"), "write the full comparison as JSON");
     options.add(backend_options(backend_choice, "emu|cuda", "emu")).add(window_options(window_choice));
@@ -82,6 +86,9 @@ int run_parity_command(const std::vector<std::string>& args) {
     if (symbols < 1 || symbols > kMaxSymbols) throw po::error("--symbols must be in 1.." + std::to_string(kMaxSymbols));
     if (bars < 2) throw po::error("--bars must be >= 2");
     if (combinations < 1) throw po::error("--combinations must be >= 1");
+    if (periods < 0 || periods > kMaxPeriods) {
+        throw po::error("--periods must be in 0.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
+    }
     threads = resolve_threads(threads);
     install_interrupt_handler();
     // Note [Outputs checked before work]
@@ -120,6 +127,11 @@ int run_parity_command(const std::vector<std::string>& args) {
     std::cout << "parity: " << backend.description << " vs cpu reference (" << thread_count_text(threads) << ")\nmarket: "
               << market.description << '\n';
     if (!(window == whole_market(market.market))) std::cout << "window: " << describe_window(market.market, window) << '\n';
+    if (window.n_bars < periods) {
+        throw po::error("--periods " + std::to_string(periods) + " needs at least that many bars in the window, which has " +
+                        std::to_string(window.n_bars));
+    }
+    if (periods > 0) std::cout << "period statistics: " << periods << " per combination, compared field by field\n";
 
     bool passed = true;
     nlohmann::json results = nlohmann::json::array();
@@ -128,7 +140,7 @@ int run_parity_command(const std::vector<std::string>& args) {
         choice.strategy = name;
         choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
-        parity::ParityRunOptions run{seed, combinations, threads, window};
+        parity::ParityRunOptions run{seed, combinations, threads, window, periods};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "
                   << result.full_space << " (seed " << seed << "), " << result.distinct_series

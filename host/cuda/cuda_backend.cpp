@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 // device launch is that one with every pointer replaced by its device copy
 // (patch_launch). If the generated layout gains a pointer, this size changes
 // and the assert below stops the build until patch_launch handles it.
-static_assert(sizeof(device::SweepLaunch) == 592,
+static_assert(sizeof(device::SweepLaunch) == 608,
               "device::SweepLaunch changed: update patch_launch and the resident uploads");
 
 // Offsets of the resident arrays in one device allocation, each aligned for
@@ -75,9 +75,12 @@ constexpr std::size_t kSlots = 2;
 struct Slot {
     // `returned_rows`: rows copied back per chunk (none when the device
     // selects the top N, Note [Top N on the device]).
-    Slot(const CudaDriver& driver, std::uint64_t chunk, std::uint64_t returned_rows)
+    // `n_periods`: the period statistics per combination, always copied
+    // back (Note [Period statistics]).
+    Slot(const CudaDriver& driver, std::uint64_t chunk, std::uint64_t returned_rows, std::size_t n_periods)
         : ids(driver, chunk * sizeof(unsigned long long), "combination ids"),
           rows(driver, returned_rows * sizeof(device::Metrics), "result rows"),
+          periods(driver, chunk * n_periods * sizeof(device::PeriodStatistics), "period statistics"),
           start(driver),
           stop(driver),
           stream(driver) {}
@@ -85,11 +88,13 @@ struct Slot {
     // the copies into and out of the pinned buffers before they are freed.
     PinnedBuffer ids;
     PinnedBuffer rows;
+    PinnedBuffer periods;
     Event start;
     Event stop;
     Stream stream;
     CUdeviceptr device_ids = 0;
     CUdeviceptr device_rows = 0;
+    CUdeviceptr device_periods = 0;
     std::uint64_t begin = 0;  // first ordinal of the chunk in flight
     std::uint64_t count = 0;
     std::size_t index = 0;  // in the sweep's slots
@@ -194,7 +199,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     PrimaryContext context(driver, device);
     CudaModule module = CudaModule::load(driver, image, source);
     stats.jit_log = module.info_log();
-    const std::string entry = "btforge_" + strategy + "_sweep";
+    // Note [Two kernels per strategy]
+    const std::string entry = "btforge_" + strategy + "_sweep" + (job.account.n_periods > 0 ? "_periods" : "");
     CUfunction kernel = module.function(entry);
     stats.context_seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
@@ -246,8 +252,11 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         device_top_n_applies(options.top_n, every_row_back) && !embedded_top_n_select_image().empty()
             ? device_top_n_area_bytes(top_n_select_launch(*options.rank_metric, options.top_n, 0).keep)
             : TopNAreaBytes{};
-    const std::uint64_t bytes_per_combination =
-        sizeof(unsigned long long) + sizeof(device::Metrics) + top_n_area.per_combination;
+    // Note [Period statistics]: account.n_periods more per combination, when asked.
+    const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
+    const std::uint64_t bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics) +
+                                                n_periods * sizeof(device::PeriodStatistics) +
+                                                top_n_area.per_combination;
 
     // Two allocations: the resident data first, then (Note [Chunk planning])
     // the two slots' ids and rows, planned from the memory left once the
@@ -286,7 +295,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     driver.check(api.cuCtxSynchronize(), "finishing the copies of the sweep's inputs");
     stats.upload_seconds = std::chrono::duration<double>(Clock::now() - upload_started).count();
 
-    device::SweepLaunch launch = tables.launch({}, nullptr);
+    device::SweepLaunch launch = tables.launch({}, nullptr, nullptr);
     // patch_launch (Note [Patching device pointers]).
     auto at = [&](std::size_t upload) { return uploads[upload].offset; };
     // The whole market on the device: the indicators read all of it, the
@@ -358,11 +367,14 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     ArenaLayout slot_layout;
     const std::size_t slot_ids_bytes = plan.chunk * sizeof(unsigned long long);
     const std::size_t slot_rows_bytes = plan.chunk * sizeof(device::Metrics);
+    const std::size_t slot_periods_bytes = plan.chunk * n_periods * sizeof(device::PeriodStatistics);
     std::array<std::size_t, kSlots> ids_offset{};
     std::array<std::size_t, kSlots> rows_offset{};
+    std::array<std::size_t, kSlots> periods_offset{};
     for (std::size_t s = 0; s < kSlots; ++s) {
         ids_offset[s] = slot_layout.add(slot_ids_bytes);
         rows_offset[s] = slot_layout.add(slot_rows_bytes);
+        periods_offset[s] = slot_layout.add(slot_periods_bytes);
     }
     DeviceBuffer slot_buffer(driver, slot_layout.size(),
                              std::to_string(kSlots) + " chunks of " + std::to_string(plan.chunk) +
@@ -376,13 +388,15 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                                                              every_row_back, plan.chunk, kSlots, source);
     std::array<std::unique_ptr<Slot>, kSlots> slots;
     for (std::size_t s = 0; s < kSlots; ++s) {
-        slots[s] = std::make_unique<Slot>(driver, plan.chunk, device_top ? 0 : plan.chunk);
+        slots[s] = std::make_unique<Slot>(driver, plan.chunk, device_top ? 0 : plan.chunk, n_periods);
         slots[s]->device_ids = slot_base + ids_offset[s];
         slots[s]->device_rows = slot_base + rows_offset[s];
+        slots[s]->device_periods = slot_base + periods_offset[s];
         slots[s]->index = s;
     }
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
+    outcome.periods.resize(outcome.combinations * n_periods);
     TopN top(*options.rank_metric, options.top_n);
     stats.allocation_seconds = std::chrono::duration<double>(Clock::now() - allocation_started).count();
     // Note [Kernel-only time]
@@ -422,6 +436,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                 if (options.row_sink) options.row_sink(slot.begin + i, std::span<const ResultRow>(&row, 1));
             }
         }
+        // One device runs every position in ordinal order (several devices
+        // refuse periods), so position is the ordinal.
+        to_host(slot.periods.as<device::PeriodStatistics>(), slot.count * n_periods,
+                outcome.periods.data() + slot.begin * n_periods);
         if (options.completed != nullptr) options.completed->fetch_add(slot.count);
     };
 
@@ -455,6 +473,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         chunk_launch.combination_ids = device_pointer<const unsigned long long>(slot.device_ids, 0);
         chunk_launch.count = slot.count;
         chunk_launch.rows = device_pointer<device::Metrics>(slot.device_rows, 0);
+        chunk_launch.periods =
+            n_periods != 0 ? device_pointer<device::PeriodStatistics>(slot.device_periods, 0) : nullptr;
         void* parameters[] = {&chunk_launch};
         const unsigned grid = static_cast<unsigned>((slot.count + block - 1) / block);
         slot.start.record(slot.stream);
@@ -468,6 +488,12 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows,
                                                slot.count * sizeof(device::Metrics), slot.stream.get()),
                          "copying the rows of " + chunk_name(slot) + " back");
+        }
+        if (n_periods != 0) {
+            driver.check(api.cuMemcpyDtoHAsync(slot.periods.data(), slot.device_periods,
+                                               slot.count * n_periods * sizeof(device::PeriodStatistics),
+                                               slot.stream.get()),
+                         "copying the period statistics of " + chunk_name(slot) + " back");
         }
         slot.busy = true;
         ++launched;
@@ -488,6 +514,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     outcome.cancelled = cancelled;
     if (cancelled) {
         outcome.all.clear();
+        outcome.periods.clear();
     } else {
         outcome.top = top.sorted();
     }
@@ -517,6 +544,9 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     }
     if (options.keep_all_rows) {
         throw std::runtime_error("keeping every row is done on one GPU; choose one device (--devices N)");
+    }
+    if (job.account.n_periods > 0) {
+        throw std::runtime_error("period statistics are kept on one GPU; choose one device (--devices N)");
     }
     const auto started = Clock::now();
     std::atomic<std::uint64_t> shared_next{0};

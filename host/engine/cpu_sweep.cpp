@@ -55,11 +55,12 @@ void SweepJob::resolve_series(std::span<const double> parameter_values, std::spa
 }
 
 Metrics run_combination(const SweepJob& job, std::span<const double> parameter_values, FillLog* log,
-                        double* equity_curve) {
+                        double* equity_curve, PeriodStatistics* periods) {
     std::vector<const double*> series(job.spec->indicators.size());
     job.resolve_series(parameter_values, series);
     Metrics metrics{};
-    job.binding->run(job.view(), series.data(), parameter_values.data(), job.account, metrics, log, equity_curve);
+    job.binding->run(job.view(), series.data(), parameter_values.data(), job.account, metrics, log, equity_curve,
+                     periods);
     return metrics;
 }
 
@@ -71,6 +72,8 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
     outcome.threads = std::max(1, options.threads);
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
+    const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
+    outcome.periods.resize(outcome.combinations * n_periods);
 
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint64_t> invalid_rows{0};
@@ -88,7 +91,8 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
                 std::uint64_t begin = next.fetch_add(block);
                 if (begin >= outcome.combinations) break;
                 std::uint64_t end = std::min(begin + block, outcome.combinations);
-                run_block(begin, end, rows.data());
+                // Blocks are disjoint: each writes its own rows of `periods`.
+                run_block(begin, end, rows.data(), n_periods != 0 ? outcome.periods.data() + begin * n_periods : nullptr);
                 for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
                     const ResultRow& row = rows[ordinal - begin];
                     local.offer(row);
@@ -119,7 +123,9 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
 }
 
 SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
-    return run_sweep_in_blocks(job, options, kBlock, [&job](std::uint64_t begin, std::uint64_t end, ResultRow* rows) {
+    return run_sweep_in_blocks(job, options, kBlock, [&job](std::uint64_t begin, std::uint64_t end, ResultRow* rows,
+                                                            PeriodStatistics* periods) {
+        const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
         std::vector<double> values(job.spec->parameters.size());
         std::vector<const double*> series(job.spec->indicators.size());
         const MarketView view = job.view();
@@ -128,7 +134,8 @@ SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
             row.combination_id = job.space->combination_id(ordinal);
             job.space->decode(row.combination_id, values);
             job.resolve_series(values, series);
-            job.binding->run(view, series.data(), values.data(), job.account, row.metrics, nullptr, nullptr);
+            job.binding->run(view, series.data(), values.data(), job.account, row.metrics, nullptr, nullptr,
+                             periods != nullptr ? periods + (ordinal - begin) * n_periods : nullptr);
         }
     });
 }

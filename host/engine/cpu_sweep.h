@@ -55,6 +55,9 @@ struct SweepOptions {
 struct SweepOutcome {
     std::vector<ResultRow> top;  // best first
     std::vector<ResultRow> all;  // in run order (ordinal), when asked
+    // Note [Period statistics]: job.account.n_periods per combination, in run
+    // order (ordinal-major), when the job asks for periods.
+    std::vector<PeriodStatistics> periods;
     std::uint64_t combinations = 0;
     std::uint64_t invalid_rows = 0;  // rows with non-finite metrics (Note [Rows with non-finite metrics])
     double seconds = 0.0;
@@ -67,12 +70,16 @@ struct SweepOutcome {
 // (Note [Strategy bindings]). Throws std::runtime_error naming the mismatch.
 const StrategyBinding& bind_strategy(const StrategySpec& spec);
 
-// Runs one combination, e.g. for replay; log and equity_curve may be null.
+// Runs one combination, e.g. for replay; log, equity_curve and periods
+// (job.account.n_periods of them) may be null.
 Metrics run_combination(const SweepJob& job, std::span<const double> parameter_values, FillLog* log,
-                        double* equity_curve);
+                        double* equity_curve, PeriodStatistics* periods = nullptr);
 
-// Runs rows [begin, end) of the run order into `rows` (end - begin of them).
-using BlockRunner = std::function<void(std::uint64_t begin, std::uint64_t end, ResultRow* rows)>;
+// Runs rows [begin, end) of the run order into `rows` (end - begin of them)
+// and, when the job asks for periods, their statistics into `periods`
+// (job.account.n_periods per row; null otherwise).
+using BlockRunner =
+    std::function<void(std::uint64_t begin, std::uint64_t end, ResultRow* rows, PeriodStatistics* periods)>;
 
 // The thread pool every host engine shares: workers take blocks of `block`
 // ordinals from one counter, run them with `run_block`, keep their own top N

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "host/engine/metric_columns.h"
+#include "host/engine/period_columns.h"
 
 namespace btforge::parity {
 
@@ -66,45 +67,83 @@ std::uint64_t Comparison::identical_values() const {
     return n;
 }
 
-Comparison compare_rows(std::span<const ResultRow> backend, std::span<const ResultRow> reference) {
+namespace {
+
+// One value of one field: the rule of Note [Parity verdict].
+bool compare_value(FieldStats& stats, double b, double ref) {
+    ++stats.total;
+    bool pass;
+    if (stats.discrete) {
+        // Exact in a double: the columns widen ints.
+        pass = b == ref;
+        stats.max_ulp = std::max(stats.max_ulp, static_cast<std::uint64_t>(std::fabs(b - ref)));
+    } else {
+        pass = within_tolerance(b, ref);
+        stats.max_ulp = std::max(stats.max_ulp, ulp_distance(b, ref));
+        stats.max_relative_error = std::max(stats.max_relative_error, relative_error(b, ref));
+    }
+    if (bit_identical(b, ref)) ++stats.identical;
+    if (!pass) ++stats.failed;
+    return pass;
+}
+
+}  // namespace
+
+Comparison compare_rows(std::span<const ResultRow> backend, std::span<const ResultRow> reference,
+                        std::span<const PeriodStatistics> backend_periods,
+                        std::span<const PeriodStatistics> reference_periods, int n_periods) {
     if (backend.size() != reference.size()) {
         throw std::invalid_argument("the backend returned " + std::to_string(backend.size()) + " rows, the reference " +
                                     std::to_string(reference.size()));
     }
+    const std::size_t periods = static_cast<std::size_t>(std::max(n_periods, 0));
+    if (backend_periods.size() != backend.size() * periods || reference_periods.size() != reference.size() * periods) {
+        throw std::invalid_argument("the period statistics are not " + std::to_string(periods) + " per row (backend " +
+                                    std::to_string(backend_periods.size()) + ", reference " +
+                                    std::to_string(reference_periods.size()) + " for " +
+                                    std::to_string(backend.size()) + " rows)");
+    }
     std::span<const MetricColumn> columns = metric_columns();
+    std::span<const PeriodColumn> period_fields = period_columns();
     Comparison c;
     c.rows = backend.size();
     for (const MetricColumn& column : columns) c.fields.push_back(FieldStats{std::string(column.name), column.integral});
+    if (periods != 0) {
+        for (const PeriodColumn& column : period_fields) {
+            c.fields.push_back(FieldStats{"period." + std::string(column.name), column.integral});
+        }
+    }
+    auto fail = [&c](std::uint64_t ordinal, std::uint64_t id, std::string field, double b, double ref) {
+        ++c.failed_values;
+        if (c.failures.size() < Comparison::kMaxListedFailures) {
+            c.failures.push_back(Divergence{ordinal, id, std::move(field), b, ref});
+        }
+    };
     for (std::size_t r = 0; r < backend.size(); ++r) {
         if (backend[r].combination_id != reference[r].combination_id) {
             throw std::invalid_argument("row " + std::to_string(r) + " holds combination " +
                                         std::to_string(backend[r].combination_id) + " from the backend but " +
                                         std::to_string(reference[r].combination_id) + " from the reference");
         }
+        const std::uint64_t id = backend[r].combination_id;
         bool row_failed = false;
         for (std::size_t f = 0; f < columns.size(); ++f) {
-            double b = columns[f].read(backend[r].metrics);
-            double ref = columns[f].read(reference[r].metrics);
-            FieldStats& stats = c.fields[f];
-            ++stats.total;
-            bool identical = bit_identical(b, ref);
-            bool pass;
-            if (stats.discrete) {
-                // Exact in a double: the columns widen ints.
-                pass = b == ref;
-                stats.max_ulp = std::max(stats.max_ulp, static_cast<std::uint64_t>(std::fabs(b - ref)));
-            } else {
-                pass = within_tolerance(b, ref);
-                stats.max_ulp = std::max(stats.max_ulp, ulp_distance(b, ref));
-                stats.max_relative_error = std::max(stats.max_relative_error, relative_error(b, ref));
-            }
-            if (identical) ++stats.identical;
-            if (!pass) {
-                ++stats.failed;
-                ++c.failed_values;
+            const double b = columns[f].read(backend[r].metrics);
+            const double ref = columns[f].read(reference[r].metrics);
+            if (!compare_value(c.fields[f], b, ref)) {
                 row_failed = true;
-                if (c.failures.size() < Comparison::kMaxListedFailures) {
-                    c.failures.push_back(Divergence{r, backend[r].combination_id, stats.name, b, ref});
+                fail(r, id, c.fields[f].name, b, ref);
+            }
+        }
+        for (std::size_t p = 0; p < periods; ++p) {
+            const PeriodStatistics& bp = backend_periods[r * periods + p];
+            const PeriodStatistics& rp = reference_periods[r * periods + p];
+            for (std::size_t f = 0; f < period_fields.size(); ++f) {
+                const double b = period_fields[f].read(bp);
+                const double ref = period_fields[f].read(rp);
+                if (!compare_value(c.fields[columns.size() + f], b, ref)) {
+                    row_failed = true;
+                    fail(r, id, "period " + std::to_string(p) + " " + std::string(period_fields[f].name), b, ref);
                 }
             }
         }

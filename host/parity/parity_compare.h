@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "host/engine/top_n.h"
+#include "reference/metrics/period_statistics.h"
 
 namespace btforge::parity {
 
 // Note [Parity verdict]
-// SPEC §3, per output field of Metrics (every column of metric_columns()):
+// SPEC §3, per output field of Metrics (every column of metric_columns()) and
+// of PeriodStatistics (period_columns()):
 //   discrete fields (n_trades, n_wins, max_consecutive_losses) must be equal;
 //   a real field passes when |backend - reference| <= 1e-12 * max(1, |reference|),
 //   two NaNs being equal and an infinity equal only to itself.
@@ -64,10 +66,15 @@ struct Comparison {
     std::uint64_t identical_values() const;
 };
 
-// Compares the rows of the same ordinals, field by field. Throws
-// std::invalid_argument when the two runs did not cover the same
-// combinations (lengths or ids differ): that is a harness bug, not a
-// numerical divergence.
-Comparison compare_rows(std::span<const ResultRow> backend, std::span<const ResultRow> reference);
+// Compares the rows of the same ordinals, field by field, and their
+// n_periods period statistics each (Note [Period statistics]; none with
+// n_periods 0): one FieldStats per PeriodStatistics field ("period.fees")
+// over every period, after the metrics', and a divergence names its period
+// ("period 3 fees"). Throws std::invalid_argument when the two runs did not
+// cover the same combinations (lengths or ids differ): that is a harness
+// bug, not a numerical divergence.
+Comparison compare_rows(std::span<const ResultRow> backend, std::span<const ResultRow> reference,
+                        std::span<const PeriodStatistics> backend_periods = {},
+                        std::span<const PeriodStatistics> reference_periods = {}, int n_periods = 0);
 
 }  // namespace btforge::parity

@@ -82,6 +82,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     result.n_symbols = market.market.n_symbols();
     result.n_bars = window.n_bars;
     result.first_bar = window.first_bar;
+    result.n_periods = options.n_periods;
     for (const ParameterSpec& p : spec.parameters) result.parameter_names.push_back(p.name);
     result.grid = make_parity_grid(spec, options.seed, options.combinations);
     CombinationSpace space(spec, result.grid);
@@ -96,6 +97,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
 
     SweepJob job{&binding, &spec, &space, &market.market, window, make_account_config(spec.account, market.market),
                  &series};
+    job.account.n_periods = options.n_periods;
     // The backend's own series: compared with the reference's value by
     // value, then computed again by the backend's sweep from the plan.
     SeriesCache planned = SeriesCache::plan(spec, market.market, values);
@@ -117,7 +119,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     SweepOutcome tested = backend.run(backend_job, sweep);
     result.reference_seconds = reference.seconds;
     result.backend_seconds = tested.seconds;
-    result.comparison = compare_rows(tested.all, reference.all);
+    result.comparison = compare_rows(tested.all, reference.all, tested.periods, reference.periods, options.n_periods);
 
     result.top_compared = reference.top.size();
     result.top_identical = tested.top.size() == reference.top.size() &&
@@ -147,7 +149,7 @@ std::string format_parity_table(const ParityResult& r) {
         out << '\n';
     }
     char line[256];
-    std::snprintf(line, sizeof line, "%-24s %21s %14s %12s  %s\n", "field", "bit-identical/total", "max ULP/diff",
+    std::snprintf(line, sizeof line, "%-28s %21s %14s %12s  %s\n", "field", "bit-identical/total", "max ULP/diff",
                   "max rel err", "verdict");
     out << line;
     for (const FieldStats& f : r.comparison.fields) {
@@ -155,14 +157,14 @@ std::string format_parity_table(const ParityResult& r) {
         std::string verdict = f.failed != 0 ? "FAIL (" + std::to_string(f.failed) + ")"
                               : f.identical == f.total ? "pass, identical"
                                                        : "pass, within 1e-12";
-        std::snprintf(line, sizeof line, "%-24s %21s %14s %12s  %s\n", f.name.c_str(), identical.c_str(),
+        std::snprintf(line, sizeof line, "%-28s %21s %14s %12s  %s\n", f.name.c_str(), identical.c_str(),
                       f.discrete ? std::to_string(f.max_ulp).c_str() : format_ulp(f.max_ulp).c_str(),
                       f.discrete ? "-" : format_error(f.max_relative_error).c_str(), verdict.c_str());
         out << line;
     }
     std::uint64_t total = r.comparison.total_values();
     std::uint64_t identical = r.comparison.identical_values();
-    std::snprintf(line, sizeof line, "%-24s %21s\n", "all fields",
+    std::snprintf(line, sizeof line, "%-28s %21s\n", "all fields",
                   (std::to_string(identical) + "/" + std::to_string(total)).c_str());
     out << line;
     out << "top " << r.top_compared << " by sharpe: " << (r.top_identical ? "same ids, same order" : "DIFFERENT") << '\n';
@@ -204,6 +206,7 @@ nlohmann::json parity_result_json(const ParityResult& r) {
             {"symbols", r.n_symbols},
             {"bars", r.n_bars},
             {"first_bar", r.first_bar},
+            {"periods", r.n_periods},
             {"combinations", r.combinations},
             {"full_space", r.full_space},
             {"distinct_series", r.distinct_series},

@@ -49,6 +49,7 @@ struct ParityRunOptions {
     std::uint64_t combinations = 10000;
     int threads = 1;
     std::optional<MarketWindow> window;  // the bars evaluated (Note [Market windows]); none: all
+    int n_periods = 0;                   // period statistics compared per combination (Note [Period statistics])
 };
 
 struct ParityResult {
@@ -58,6 +59,7 @@ struct ParityResult {
     int n_symbols = 0;
     int n_bars = 0;     // evaluated: the window's
     int first_bar = 0;  // of the window; the bars before it warm up the indicators
+    int n_periods = 0;  // period statistics per combination, compared with the metrics
     std::vector<std::string> parameter_names;  // spec order
     Grid grid;
     std::uint64_t full_space = 0;

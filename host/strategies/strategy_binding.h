@@ -22,7 +22,8 @@ namespace btforge {
 // these bindings knows what a strategy trades on.
 struct StrategyBinding {
     using RunFunction = void (*)(const MarketView& market, const double* const* series, const double* params,
-                                 const AccountConfig& config, Metrics& out, FillLog* log, double* equity_curve);
+                                 const AccountConfig& config, Metrics& out, FillLog* log, double* equity_curve,
+                                 PeriodStatistics* periods);
 
     std::string_view name;       // the spec's "strategy"
     std::string_view spec_file;  // relative to spec/, embedded in the binary

@@ -29,5 +29,30 @@ class ParityOptions(e2e.CliTestCase):
         self.assertIn("(emu or cuda)", p.stderr)
 
 
+class PeriodOptions(e2e.CliTestCase):
+    """--periods (Note [Period statistics]) on parity and bench."""
+
+    def test_parity_compares_the_period_statistics(self):
+        p = self.btforge("parity", "--backend", "emu", "--strategy", "sma_cross", "--bars", "400", "--symbols", "2",
+                         "--combinations", "50", "--periods", "5")
+        self.assertIn("period statistics: 5 per combination", p.stdout)
+        for field in ("return_sum", "return_sum_squares", "downside_sum_squares", "start_equity", "end_equity",
+                      "max_drawdown", "gross_profit", "gross_loss", "fees", "funding", "bars", "trades", "wins"):
+            self.assertRegex(p.stdout, r"period\.%s +250/250 " % field)
+        p = self.btforge("parity", "--backend", "emu", "--strategy", "sma_cross", "--bars", "400", "--symbols", "2",
+                         "--combinations", "50", "--periods", "0")
+        self.assertNotIn("period.", p.stdout)
+
+    def test_out_of_range_periods_are_usage_errors(self):
+        for command in (["parity", "--backend", "emu"], ["bench"]):
+            for value in ("17", "-1"):
+                with self.subTest(command=command[0], value=value):
+                    p = self.btforge(*command, "--periods", value, expect=2)
+                    self.assertIn("--periods must be in 0..16, got " + value, p.stderr)
+        p = self.btforge("parity", "--backend", "emu", "--bars", "10", "--periods", "16", "--from", "2024-01-01T05:00",
+                         expect=2)
+        self.assertIn("--periods 16 needs at least that many bars in the window, which has 5", p.stderr)
+
+
 if __name__ == "__main__":
     e2e.main()

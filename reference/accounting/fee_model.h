@@ -16,6 +16,7 @@ struct BT_KERNEL AccountConfig {
     double taker_fee;      // fraction of notional
     double slippage;       // fraction of price, against the trader, taker fills only
     double bars_per_year;  // annualizes sharpe, sortino and calmar; derived from the data's bar spacing
+    int n_periods;         // periods of the window with statistics of their own, 0..kMaxPeriods (Note [Period statistics])
 };
 
 BT_KERNEL inline double fee_rate(const AccountConfig& config, FillRole role) {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "reference/kernel_marker.h"
+#include "reference/metrics/period_statistics.h"
 
 namespace btforge {
 
@@ -79,9 +80,54 @@ struct BT_KERNEL MetricsAccumulator {
     BT_COLD double sum_trade_return;
     BT_COLD int losing_streak;
     BT_COLD int max_losing_streak;
+    // Note [Period statistics]: the current period's running values, and
+    // where each finished period goes (null with n_periods 0).
+    // Not cold: a kernel that passes a literal null folds n_periods to 0 and
+    // drops the period code (Note [Two kernels per strategy]).
+    PeriodStatistics* periods;
+    int n_periods;
+    BT_COLD int n_bars;
+    BT_COLD int period;             // the current one
+    BT_COLD long long period_end;   // n_returns after its last bar
+    BT_COLD double period_sum;
+    BT_COLD double period_sum_squares;
+    BT_COLD double period_downside;
+    BT_COLD double period_start_equity;
+    BT_COLD double period_peak;
+    BT_COLD double period_max_drawdown;
+    BT_COLD double period_gross_profit;
+    BT_COLD double period_gross_loss;
+    BT_COLD double period_fees_before;     // the account's totals when the period began
+    BT_COLD double period_funding_before;
+    BT_COLD int period_trades;
+    BT_COLD int period_wins;
 };
 
-BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equity) {
+// The number of bars before period p's first (Note [Period statistics]).
+BT_KERNEL inline long long period_first_bar(int p, int n_bars, int n_periods) {
+    return static_cast<long long>(p) * n_bars / n_periods;
+}
+
+BT_KERNEL inline void period_begin(MetricsAccumulator& acc, double start_equity, double fees, double funding) {
+    acc.period_end = acc.n_periods != 0 ? period_first_bar(acc.period + 1, acc.n_bars, acc.n_periods) : 0;
+    acc.period_sum = 0.0;
+    acc.period_sum_squares = 0.0;
+    acc.period_downside = 0.0;
+    acc.period_start_equity = start_equity;
+    acc.period_peak = start_equity;
+    acc.period_max_drawdown = 0.0;
+    acc.period_gross_profit = 0.0;
+    acc.period_gross_loss = 0.0;
+    acc.period_fees_before = fees;
+    acc.period_funding_before = funding;
+    acc.period_trades = 0;
+    acc.period_wins = 0;
+}
+
+// `periods` receives config.n_periods PeriodStatistics of a run of n_bars
+// bars (Note [Period statistics]); null, or n_periods 0: none are kept.
+BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equity, int n_bars, int n_periods,
+                                    PeriodStatistics* periods) {
     acc.initial_equity = initial_equity;
     acc.prev_equity = initial_equity;
     acc.peak_equity = initial_equity;
@@ -98,6 +144,46 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
     acc.sum_trade_return = 0.0;
     acc.losing_streak = 0;
     acc.max_losing_streak = 0;
+    acc.periods = periods;
+    acc.n_periods = periods != nullptr && n_bars > 0 ? n_periods : 0;
+    acc.n_bars = n_bars;
+    acc.period = 0;
+    period_begin(acc, initial_equity, 0.0, 0.0);  // with no periods: only sets the fields
+}
+
+// A fall from `peak` to `equity` as a fraction of the peak, kept in `record`
+// when larger: the one drawdown rule of the window and of its periods.
+// Note [Drawdowns that cannot set a record]
+BT_KERNEL inline void record_drawdown(double peak, double equity, double& record) {
+    if (peak > 0.0 && equity < peak) {
+        double fall = peak - equity;
+        double record_fall = record * peak;
+        if (!(record_fall >= 0x1p-1000 && record_fall <= 0x1p1000) || fall > record_fall * (1.0 - 0x1p-51)) {
+            double dd = fall / peak;
+            if (dd > record) record = dd;
+        }
+    }
+}
+
+// After the last bar of the current period: write it out, start the next.
+BT_KERNEL inline void period_finish(MetricsAccumulator& acc, double equity, double fees, double funding) {
+    PeriodStatistics& out = acc.periods[acc.period];
+    out.return_sum = acc.period_sum;
+    out.return_sum_squares = acc.period_sum_squares;
+    out.downside_sum_squares = acc.period_downside;
+    out.start_equity = acc.period_start_equity;
+    out.end_equity = equity;
+    out.max_drawdown = acc.period_max_drawdown;
+    out.gross_profit = acc.period_gross_profit;
+    out.gross_loss = acc.period_gross_loss;
+    out.fees = fees - acc.period_fees_before;
+    out.funding = funding - acc.period_funding_before;
+    out.bars = static_cast<int>(acc.period_end - period_first_bar(acc.period, acc.n_bars, acc.n_periods));
+    out.trades = acc.period_trades;
+    out.wins = acc.period_wins;
+    out.reserved = 0;
+    acc.period += 1;
+    if (acc.period < acc.n_periods) period_begin(acc, equity, fees, funding);
 }
 
 // Note [Drawdowns that cannot set a record]
@@ -111,8 +197,10 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
 // not replace it. Outside [2^-1000, 2^1000] (a zero record included), or
 // with a NaN, the division runs as before.
 
-// Called once per bar with the equity marked at its close.
-BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equity, int has_position) {
+// Called once per bar with the equity marked at its close and the account's
+// running fees and funding (for Note [Period statistics]).
+BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equity, int has_position, double fees,
+                                           double funding) {
     // A ruined account (equity <= 0) has no meaningful return: count 0.
     // Note [Divisions skipped when their result is known]: on a bar where
     // equity did not move, equity / prev_equity is exactly 1 and r exactly
@@ -130,16 +218,18 @@ BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equit
     if (r < 0.0) acc.sum_sq_downside += r * r;
     acc.prev_equity = equity;
     if (equity > acc.peak_equity) acc.peak_equity = equity;
-    if (acc.peak_equity > 0.0 && equity < acc.peak_equity) {
-        double fall = acc.peak_equity - equity;
-        double record_fall = acc.max_drawdown * acc.peak_equity;
-        // Note [Drawdowns that cannot set a record]
-        if (!(record_fall >= 0x1p-1000 && record_fall <= 0x1p1000) || fall > record_fall * (1.0 - 0x1p-51)) {
-            double dd = fall / acc.peak_equity;
-            if (dd > acc.max_drawdown) acc.max_drawdown = dd;
-        }
-    }
+    record_drawdown(acc.peak_equity, equity, acc.max_drawdown);
     if (has_position != 0) acc.bars_exposed += 1;
+    if (acc.n_periods != 0) {
+        acc.period_sum += r;
+        acc.period_sum_squares += r * r;
+        if (r < 0.0) acc.period_downside += r * r;
+        if (equity > acc.period_peak) acc.period_peak = equity;
+        double period_record = acc.period_max_drawdown;
+        record_drawdown(acc.period_peak, equity, period_record);
+        acc.period_max_drawdown = period_record;
+        if (acc.n_returns == acc.period_end) period_finish(acc, equity, fees, funding);
+    }
 }
 
 // Called when a round trip is fully closed, in close order.
@@ -152,6 +242,15 @@ BT_KERNEL inline void metrics_on_trade_closed(MetricsAccumulator& acc, double tr
         acc.gross_loss -= trade_pnl;
     }
     if (entry_notional > 0.0) acc.sum_trade_return += trade_pnl / entry_notional;
+    if (acc.n_periods != 0) {
+        acc.period_trades += 1;
+        if (trade_pnl > 0.0) {
+            acc.period_wins += 1;
+            acc.period_gross_profit += trade_pnl;
+        } else if (trade_pnl < 0.0) {
+            acc.period_gross_loss -= trade_pnl;
+        }
+    }
     if (trade_pnl < 0.0) {
         acc.losing_streak += 1;
         if (acc.losing_streak > acc.max_losing_streak) acc.max_losing_streak = acc.losing_streak;

@@ -30,7 +30,7 @@ struct {{type}}Scenario {
         {{type}}Series series{sma.data()};
         MarketView view = market.view();
         return run_scenario(market.n_bars, [&](Metrics& m, FillLog* log, double* equity) {
-            run_{{name}}_strategy(view, series, params, account, m, log, equity);
+            run_{{name}}_strategy(view, series, params, account, m, log, equity, nullptr);
         });
     }
 };

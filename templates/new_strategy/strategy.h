@@ -58,7 +58,7 @@ BT_KERNEL inline int {{name}}_signal(const MarketView& m, const {{type}}Series& 
 
 BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}Series& series,
                                              const {{type}}Params& p, const AccountConfig& config, Metrics& out,
-                                             FillLog* log, double* equity_curve) {
+                                             FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
     portfolio_begin(pf, config, m.n_symbols);
     {{type}}SymbolState states[kMaxSymbols];
@@ -68,7 +68,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
         states[s].pending = 0;
     }
     MetricsAccumulator metrics;
-    metrics_begin(metrics, config.initial_equity);
+    metrics_begin(metrics, config.initial_equity, m.n_bars, config.n_periods, periods);
     double equity_prev_close = config.initial_equity;
     int trades_started = 0;
     int last_bar = m.n_bars - 1;
@@ -138,7 +138,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
 
         int has_position = 0;
         double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
-        metrics_on_bar_close(metrics, equity, has_position);
+        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;
     }

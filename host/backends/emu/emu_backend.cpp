@@ -25,7 +25,7 @@ constexpr std::uint64_t kChunk = 4 * kBlockSize;
 bool emu_supports(const std::string& strategy) { return emu::find_emu_kernel(strategy) != nullptr; }
 
 SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options) {
-    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name);
+    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, job.account.n_periods > 0);
     if (kernel == nullptr) {
         std::string known;
         for (const emu::EmuKernelEntry& e : emu::emu_kernels()) known += (known.empty() ? "" : ", ") + std::string(e.strategy);
@@ -40,15 +40,20 @@ SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options) {
     }
 
     return run_sweep_in_blocks(job, options, kChunk,
-                               [&job, &tables, kernel](std::uint64_t begin, std::uint64_t end, ResultRow* out) {
+                               [&job, &tables, kernel](std::uint64_t begin, std::uint64_t end, ResultRow* out,
+                                                       PeriodStatistics* periods) {
         std::size_t count = static_cast<std::size_t>(end - begin);
+        const std::size_t n_periods = periods != nullptr ? static_cast<std::size_t>(job.account.n_periods) : 0;
         std::vector<unsigned long long> ids(count);
         std::vector<device::Metrics> rows(count);
+        std::vector<device::PeriodStatistics> device_periods(count * n_periods);
         for (std::size_t i = 0; i < count; ++i) ids[i] = job.space->combination_id(begin + i);
-        device::SweepLaunch launch = tables.launch(std::span(ids.data(), count), rows.data());
+        device::SweepLaunch launch = tables.launch(std::span(ids.data(), count), rows.data(),
+                                                   n_periods != 0 ? device_periods.data() : nullptr);
         unsigned grid = static_cast<unsigned>((count + kBlockSize - 1) / kBlockSize);
         emu::emu_launch(kernel, launch, grid, kBlockSize);
         for (std::size_t i = 0; i < count; ++i) out[i] = ResultRow{ids[i], to_host(rows[i])};
+        to_host(device_periods.data(), device_periods.size(), periods);
     });
 }
 

@@ -42,7 +42,7 @@ namespace btforge::emu {
 
 namespace {
 
-#define BTFORGE_EMU_KERNEL_ENTRY(name) EmuKernelEntry{#name, &btforge_##name##_sweep},
+#define BTFORGE_EMU_KERNEL_ENTRY(name) EmuKernelEntry{#name, &btforge_##name##_sweep, &btforge_##name##_sweep_periods},
 constexpr EmuKernelEntry kEmuKernels[] = {BTFORGE_FOR_EACH_STRATEGY(BTFORGE_EMU_KERNEL_ENTRY)};
 #undef BTFORGE_EMU_KERNEL_ENTRY
 
@@ -50,9 +50,9 @@ constexpr EmuKernelEntry kEmuKernels[] = {BTFORGE_FOR_EACH_STRATEGY(BTFORGE_EMU_
 
 std::span<const EmuKernelEntry> emu_kernels() { return kEmuKernels; }
 
-EmuKernel find_emu_kernel(std::string_view strategy) {
+EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods) {
     for (const EmuKernelEntry& entry : kEmuKernels) {
-        if (entry.strategy == strategy) return entry.kernel;
+        if (entry.strategy == strategy) return with_periods ? entry.kernel_with_periods : entry.kernel;
     }
     return nullptr;
 }

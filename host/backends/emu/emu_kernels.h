@@ -13,12 +13,14 @@ using EmuKernel = void (*)(device::SweepLaunch);
 struct EmuKernelEntry {
     std::string_view strategy;
     EmuKernel kernel;
+    EmuKernel kernel_with_periods;  // Note [Two kernels per strategy]
 };
 
 // One entry per strategy of generated/btforge_entry_points.h, in its order.
 std::span<const EmuKernelEntry> emu_kernels();
-// nullptr when generated/ has no kernel for `strategy`.
-EmuKernel find_emu_kernel(std::string_view strategy);
+// nullptr when generated/ has no kernel for `strategy`; `with_periods`: the
+// kernel that writes period statistics (Note [Two kernels per strategy]).
+EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods = false);
 
 // The indicator kernels of generated/indicator_series.cu compiled for the host.
 using EmuIndicatorKernel = void (*)(device::IndicatorLaunch);

@@ -91,7 +91,7 @@ TEST_CASE("a window's run equals the run of a market cut at the window, with the
             Metrics b{};
             std::vector<double> cut_equity(static_cast<std::size_t>(window.n_bars));
             sweep.job.binding->run(cut.view(), cut_pointers.data(), values.data(), sweep.job.account, b, nullptr,
-                                   cut_equity.data());
+                                   cut_equity.data(), nullptr);
             CHECK(same_bits(a, b));
             CHECK(std::memcmp(equity.data(), cut_equity.data(), equity.size() * sizeof(double)) == 0);
         }
@@ -116,4 +116,43 @@ TEST_CASE("the whole-market window is the whole run, and a later window changes 
         if (!same_bits(run_combination(later, values, nullptr, nullptr), reference)) ++differ;
     }
     CHECK(differ == static_cast<int>(sweep.space.count()));
+}
+
+// Note [Period statistics] on real strategies: the periods of a window's run
+// cover its bars, chain their equities from the initial to the final one, and
+// their trades and wins add up to the run's; asking for them changes no metric.
+TEST_CASE("period statistics of every strategy add up to its metrics, over a window") {
+    for (const auto& [spec_file, grid] : kGrids) {
+        CAPTURE(spec_file);
+        SmallSweep sweep(spec_file, grid);
+        SweepJob job = sweep.job;
+        job.window = MarketWindow{700, 1601};
+        for (int n_periods : {1, 7, 16}) {
+            CAPTURE(n_periods);
+            job.account.n_periods = n_periods;
+            for (std::uint64_t ordinal = 0; ordinal < sweep.space.count(); ordinal += 5) {
+                std::vector<double> values(sweep.spec.parameters.size());
+                sweep.space.decode(sweep.space.combination_id(ordinal), values);
+                std::vector<PeriodStatistics> periods(static_cast<std::size_t>(n_periods));
+                const Metrics m = run_combination(job, values, nullptr, nullptr, periods.data());
+                SweepJob without = job;
+                without.account.n_periods = 0;
+                CHECK(same_bits(m, run_combination(without, values, nullptr, nullptr)));
+                int bars = 0, trades = 0, wins = 0;
+                double previous_end = job.account.initial_equity;
+                for (const PeriodStatistics& p : periods) {
+                    bars += p.bars;
+                    trades += p.trades;
+                    wins += p.wins;
+                    CHECK(p.start_equity == previous_end);
+                    previous_end = p.end_equity;
+                    CHECK(p.max_drawdown <= m.max_drawdown);
+                }
+                CHECK(bars == job.window.n_bars);
+                CHECK(trades == m.n_trades);
+                CHECK(wins == m.n_wins);
+                CHECK(previous_end == m.final_equity);
+            }
+        }
+    }
 }

@@ -1,5 +1,7 @@
 #include <cmath>
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -15,10 +17,10 @@ using namespace btforge;
 // calmar = that / 0.05 = 3.98666...
 TEST_CASE("metrics of a hand-worked equity path and trade list") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0);
-    metrics_on_bar_close(acc, 110.0, 1);
-    metrics_on_bar_close(acc, 104.5, 1);
-    metrics_on_bar_close(acc, 114.95, 0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr);
+    metrics_on_bar_close(acc, 110.0, 1, 0.0, 0.0);
+    metrics_on_bar_close(acc, 104.5, 1, 0.0, 0.0);
+    metrics_on_bar_close(acc, 114.95, 0, 0.0, 0.0);
     metrics_on_trade_closed(acc, 10.0, 100.0);
     metrics_on_trade_closed(acc, -5.0, 100.0);
     metrics_on_trade_closed(acc, -3.0, 50.0);
@@ -47,9 +49,9 @@ TEST_CASE("metrics of a hand-worked equity path and trade list") {
 
 TEST_CASE("metrics without trades or variation are zeros, not NaN") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0);
-    metrics_on_bar_close(acc, 100.0, 0);
-    metrics_on_bar_close(acc, 100.0, 0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr);
+    metrics_on_bar_close(acc, 100.0, 0, 0.0, 0.0);
+    metrics_on_bar_close(acc, 100.0, 0, 0.0, 0.0);
     Metrics m{};
     metrics_finish(acc, 100.0, 0.0, 0.0, 8766.0, m);
     CHECK(m.sharpe == 0.0);
@@ -63,9 +65,9 @@ TEST_CASE("metrics without trades or variation are zeros, not NaN") {
 
 TEST_CASE("profit factor with wins and no loss is infinite") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr);
     metrics_on_trade_closed(acc, 3.0, 100.0);
-    metrics_on_bar_close(acc, 103.0, 0);
+    metrics_on_bar_close(acc, 103.0, 0, 0.0, 0.0);
     Metrics m{};
     metrics_finish(acc, 103.0, 0.0, 0.0, 1.0, m);
     CHECK(m.profit_factor == std::numeric_limits<double>::infinity());
@@ -73,10 +75,135 @@ TEST_CASE("profit factor with wins and no loss is infinite") {
 
 TEST_CASE("a losing streak is broken by a non-loss") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr);
     const double pnls[] = {-1, -1, 0, -1, -1, -1, 2, -1};
     for (double pnl : pnls) metrics_on_trade_closed(acc, pnl, 10.0);
     Metrics m{};
     metrics_finish(acc, 100.0, 0.0, 0.0, 1.0, m);
     CHECK(m.max_consecutive_losses == 3);
+}
+
+// Note [Period statistics], worked by hand. Initial equity 100, closes 110,
+// 99, 108.9, 98.01 (returns +0.1, -0.1, +0.1, -0.1), two periods of two
+// bars. Period 0: sum 0, squares 0.02, downside 0.01, from 100 to 99, the
+// fall from the peak 110 to 99 is 0.1. Period 1 starts at 99, peaks at
+// 108.9 and falls to 98.01: 0.1 again. A winning trade (+10) closes in bar
+// 1, two losing ones (-5, -3) in bars 2 and 3. The account's running fees
+// 1, 1.5, 2, 2.75 and funding 0.1, 0.1, -0.2, -0.3 give each period its
+// difference.
+TEST_CASE("period statistics of a hand-worked path") {
+    MetricsAccumulator acc;
+    PeriodStatistics periods[2] = {};
+    metrics_begin(acc, 100.0, 4, 2, periods);
+    metrics_on_bar_close(acc, 110.0, 1, 1.0, 0.1);
+    metrics_on_trade_closed(acc, 10.0, 100.0);
+    metrics_on_bar_close(acc, 99.0, 1, 1.5, 0.1);
+    metrics_on_trade_closed(acc, -5.0, 100.0);
+    metrics_on_bar_close(acc, 108.9, 1, 2.0, -0.2);
+    metrics_on_trade_closed(acc, -3.0, 100.0);
+    metrics_on_bar_close(acc, 98.01, 0, 2.75, -0.3);
+    const PeriodStatistics& a = periods[0];
+    const PeriodStatistics& b = periods[1];
+    CHECK(a.bars == 2);
+    CHECK(b.bars == 2);
+    CHECK(a.return_sum == doctest::Approx(0.0).scale(1.0).epsilon(1e-15));
+    CHECK(a.return_sum_squares == doctest::Approx(0.02).epsilon(1e-12));
+    CHECK(a.downside_sum_squares == doctest::Approx(0.01).epsilon(1e-12));
+    CHECK(a.start_equity == 100.0);
+    CHECK(a.end_equity == 99.0);
+    CHECK(a.max_drawdown == doctest::Approx(0.1).epsilon(1e-12));
+    CHECK(a.trades == 1);
+    CHECK(a.wins == 1);
+    CHECK(a.gross_profit == 10.0);
+    CHECK(a.gross_loss == 0.0);
+    CHECK(a.fees == 1.5);
+    CHECK(a.funding == 0.1);
+    CHECK(b.start_equity == 99.0);
+    CHECK(b.end_equity == 98.01);
+    CHECK(b.max_drawdown == doctest::Approx(0.1).epsilon(1e-12));
+    CHECK(b.return_sum == doctest::Approx(0.0).scale(1.0).epsilon(1e-15));
+    CHECK(b.trades == 2);
+    CHECK(b.wins == 0);
+    CHECK(b.gross_loss == 8.0);
+    CHECK(b.fees == 1.25);
+    CHECK(b.funding == doctest::Approx(-0.4).epsilon(1e-15));
+    CHECK(a.reserved == 0);
+}
+
+TEST_CASE("periods split the bars as evenly as integer division allows") {
+    struct Case {
+        int n_bars, n_periods;
+        std::vector<int> bars;
+    };
+    const Case cases[] = {{7, 3, {2, 2, 3}}, {16, 16, std::vector<int>(16, 1)}, {5, 2, {2, 3}}, {9, 4, {2, 2, 2, 3}},
+                          {1, 1, {1}}};
+    for (const Case& c : cases) {
+        CAPTURE(c.n_bars);
+        CAPTURE(c.n_periods);
+        MetricsAccumulator acc;
+        std::vector<PeriodStatistics> periods(static_cast<std::size_t>(c.n_periods));
+        metrics_begin(acc, 100.0, c.n_bars, c.n_periods, periods.data());
+        for (int t = 0; t < c.n_bars; ++t) metrics_on_bar_close(acc, 100.0 + t, 0, 0.0, 0.0);
+        std::vector<int> bars;
+        for (const PeriodStatistics& p : periods) bars.push_back(p.bars);
+        CHECK(bars == c.bars);
+        // Each period starts where the one before ended.
+        for (std::size_t p = 1; p < periods.size(); ++p) CHECK(periods[p].start_equity == periods[p - 1].end_equity);
+        CHECK(periods.back().end_equity == 100.0 + (c.n_bars - 1));
+    }
+}
+
+// Note [Period statistics]: the whole window's statistics from the
+// periods. Integers add up exactly; real sums to rounding. A seeded random
+// equity path (LCG, 5000 bars, trades closing on every 7th bar) with S = 16.
+TEST_CASE("period statistics add up to the whole window's") {
+    MetricsAccumulator acc;
+    PeriodStatistics periods[16] = {};
+    const int n = 5000;
+    metrics_begin(acc, 1000.0, n, 16, periods);
+    unsigned long long state = 12345;
+    auto uniform = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / 9007199254740992.0;
+    };
+    double equity = 1000.0;
+    double fees = 0.0;
+    double sum_r = 0.0;
+    double gross_profit = 0.0;
+    for (int t = 0; t < n; ++t) {
+        const double previous = equity;
+        equity *= 1.0 + 0.02 * (uniform() - 0.5);
+        fees += 0.01;
+        if (t % 7 == 3) {
+            const double pnl = 10.0 * (uniform() - 0.45);
+            metrics_on_trade_closed(acc, pnl, 500.0);
+            if (pnl > 0.0) gross_profit += pnl;
+        }
+        sum_r += equity / previous - 1.0;
+        metrics_on_bar_close(acc, equity, 1, fees, 0.0);
+    }
+    Metrics m{};
+    metrics_finish(acc, equity, fees, 0.0, 8766.0, m);
+    int bars = 0, trades = 0, wins = 0;
+    double returns = 0.0, profit = 0.0, period_fees = 0.0, worst = 0.0;
+    for (const PeriodStatistics& p : periods) {
+        bars += p.bars;
+        trades += p.trades;
+        wins += p.wins;
+        returns += p.return_sum;
+        profit += p.gross_profit;
+        period_fees += p.fees;
+        worst = std::max(worst, p.max_drawdown);
+    }
+    CHECK(bars == n);
+    CHECK(trades == m.n_trades);
+    CHECK(wins == m.n_wins);
+    // 16 partial sums of about 313 terms against one sum of 5000: within
+    // 5000 ulps of the sum of magnitudes (a generous bound for both).
+    CHECK(std::abs(returns - sum_r) <= 5000 * 0x1p-52 * 0.01 * n);
+    CHECK(std::abs(profit - m.gross_profit) <= 1e-12 * m.gross_profit);
+    CHECK(std::abs(period_fees - m.fees_paid) <= 1e-12 * m.fees_paid);
+    // A period's drawdown starts from its own peak: never above the window's.
+    CHECK(worst <= m.max_drawdown);
+    CHECK(periods[15].end_equity == m.final_equity);
 }

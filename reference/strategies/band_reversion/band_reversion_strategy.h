@@ -117,7 +117,7 @@ BT_KERNEL inline int band_reversion_exit(const BandReversionSeries& s, const Ban
 
 BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const BandReversionSeries& series,
                                                   const BandReversionParams& p, const AccountConfig& config,
-                                                  Metrics& out, FillLog* log, double* equity_curve) {
+                                                  Metrics& out, FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
     portfolio_begin(pf, config, m.n_symbols);
     BandReversionSymbolState states[kMaxSymbols];
@@ -129,7 +129,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
         states[s].exit_pending = 0;
     }
     MetricsAccumulator metrics;
-    metrics_begin(metrics, config.initial_equity);
+    metrics_begin(metrics, config.initial_equity, m.n_bars, config.n_periods, periods);
     double equity_prev_close = config.initial_equity;
     int trades_started = 0;
     int last_bar = m.n_bars - 1;
@@ -224,7 +224,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
 
         int has_position = 0;
         double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
-        metrics_on_bar_close(metrics, equity, has_position);
+        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;
     }

@@ -80,7 +80,7 @@ BT_KERNEL inline void close_at_end_of_data(Portfolio& pf, DefaultSymbolState* st
 // receives the close-marked equity of every bar; `log` (nullable) the fills.
 BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSeries& series, const DefaultParams& p,
                                            const AccountConfig& config, Metrics& out, FillLog* log,
-                                           double* equity_curve) {
+                                           double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
     portfolio_begin(pf, config, m.n_symbols);
     DefaultSymbolState states[kMaxSymbols];
@@ -93,7 +93,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
         states[s].last_exit_bar = kNoExitYet;
     }
     MetricsAccumulator metrics;
-    metrics_begin(metrics, config.initial_equity);
+    metrics_begin(metrics, config.initial_equity, m.n_bars, config.n_periods, periods);
     double equity_prev_close = config.initial_equity;
     int trades_started = 0;
     int last_bar = m.n_bars - 1;
@@ -183,7 +183,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
         // 6. Mark to market.
         int has_position = 0;
         double equity = portfolio_equity_at_close(pf, m, t, busy, &has_position);
-        metrics_on_bar_close(metrics, equity, has_position);
+        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;
     }

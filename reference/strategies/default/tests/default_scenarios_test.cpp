@@ -64,7 +64,7 @@ struct DefaultScenario {
                              atr.data(), bb_upper.data(), bb_lower.data(), breadth.data()};
         MarketView view = market.view();
         return run_scenario(market.n_bars, [&](Metrics& m, FillLog* log, double* equity) {
-            run_default_strategy(view, series, params, account, m, log, equity);
+            run_default_strategy(view, series, params, account, m, log, equity, nullptr);
         });
     }
 };

@@ -23,7 +23,7 @@ struct SmaScenario {
         SmaCrossSeries series{fast.data(), slow.data()};
         MarketView view = market.view();
         return run_scenario(market.n_bars, [&](Metrics& m, FillLog* log, double* equity) {
-            run_sma_cross_strategy(view, series, params, account, m, log, equity);
+            run_sma_cross_strategy(view, series, params, account, m, log, equity, nullptr);
         });
     }
 };

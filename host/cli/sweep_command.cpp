@@ -1,6 +1,8 @@
 #include <atomic>
 #include <filesystem>
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <iostream>
 #include <stdexcept>
 
@@ -14,10 +16,13 @@
 #include "host/cli/strategy_options.h"
 #include "host/cli/window_options.h"
 #include "host/engine/account_config.h"
+#include "host/data/timestamp_parse.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/report/progress_reporter.h"
 #include "host/report/ranked_rows.h"
 #include "host/report/results_writer.h"
+#include "host/report/validation_writer.h"
+#include "host/validation/sweep_validation.h"
 
 namespace btforge {
 
@@ -41,6 +46,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
     std::string output = "btforge-sweep";
     int threads = 0;
     bool all_rows = false;
+    int periods = -1;  // -1: 16 when --pbo or --walk-forward asks, else 0
+    bool pbo = false;
+    std::string walk_forward_text;
     BackendChoice backend_choice;
     po::options_description options;
     po::options_description sweep("Sweep");
@@ -51,7 +59,19 @@ int run_sweep_command(const std::vector<std::string>& args) {
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
         ("all-rows", po::bool_switch(&all_rows), "write every combination's row, ranked, not only the top")
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)");
+    po::options_description validation_options("Validation (out-of-sample evidence, docs/VALIDATION.md)");
+    validation_options.add_options()
+        ("periods", po::value(&periods)->value_name("S"),
+         "cut the window into S periods of equal bars (1..16) and keep every combination's statistics per period "
+         "(default: 16 with --pbo or --walk-forward, else none); also reports the deflated Sharpe ratio of the top "
+         "rows")
+        ("pbo", po::bool_switch(&pbo),
+         "probability of backtest overfitting over every combination (CSCV, all C(S, S/2) splits; S even)")
+        ("walk-forward", po::value(&walk_forward_text)->value_name("PLAN"),
+         "anchored[:K] or rolling:K: pick the best combination in K periods (by --rank-by: sharpe, sortino or "
+         "total_return), trade the next period, repeat; writes OUTPUT.walkforward.csv");
     options.add(sweep)
+        .add(validation_options)
         .add(backend_options(backend_choice, "auto|cpu|emu|cuda", "auto"))
         .add(strategy_options(strategy_choice, true))
         .add(account_options(account_choice))
@@ -72,14 +92,45 @@ int run_sweep_command(const std::vector<std::string>& args) {
                         (top_n > 0 ? " (--all-rows writes every row to the files)" : ""));
     }
     threads = resolve_threads(threads);
+    // Note [Validation of a sweep]
+    std::optional<WalkForwardPlan> walk_forward_plan;
+    std::optional<WalkForwardScore> walk_forward_metric;
+    if (!walk_forward_text.empty()) {
+        std::string why;
+        walk_forward_plan = parse_walk_forward(walk_forward_text, &why);
+        if (!walk_forward_plan) throw po::error("--walk-forward: " + why);
+        walk_forward_metric = walk_forward_score(rank_by);
+        if (!walk_forward_metric) {
+            throw po::error("--walk-forward ranks each in-sample window by --rank-by computed from the period sums: "
+                            "sharpe, sortino or total_return (got " + rank_by + ")");
+        }
+    }
+    if (periods < 0) periods = pbo || walk_forward_plan ? kMaxPeriods : 0;
+    if (periods > kMaxPeriods) {
+        throw po::error("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
+    }
+    if (pbo && (periods < 2 || periods % 2 != 0)) {
+        throw po::error("--pbo splits the periods in halves: --periods must be even and at least 2, got " +
+                        std::to_string(periods));
+    }
+    if (walk_forward_plan && walk_forward_plan->in_sample_periods >= periods) {
+        throw po::error("--walk-forward " + walk_forward_text + " needs more than " +
+                        std::to_string(walk_forward_plan->in_sample_periods) + " periods (--periods " +
+                        std::to_string(periods) + "): one at least must be out of sample");
+    }
     if (output.empty() || output.back() == '/') {
         throw po::error("--output '" + output + "': expected a file name without extension (results go to " +
                         "OUTPUT.csv and OUTPUT.json)");
     }
     // Note [Outputs checked before work]
     install_interrupt_handler();
+    std::vector<NamedFile> output_files = {{"--output", output + ".csv"}, {"--output", output + ".json"}};
+    const std::size_t validation_file = output_files.size();
+    if (periods > 0) output_files.push_back({"--output", output + ".validation.json"});
+    const std::size_t walk_forward_file = output_files.size();
+    if (walk_forward_plan) output_files.push_back({"--output", output + ".walkforward.csv"});
     OutputTransaction outputs = open_outputs(
-        {{"--output", output + ".csv"}, {"--output", output + ".json"}},
+        output_files,
         {{"--data", market_choice.data_file}, {"--instruments", market_choice.instruments_file},
          {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}},
         &interrupt_requested());
@@ -92,6 +143,10 @@ int run_sweep_command(const std::vector<std::string>& args) {
     LoadedMarket loaded = load_market(market_choice);
     const Market& market = loaded.market;
     const MarketWindow window = choose_window(market, window_choice);
+    if (window.n_bars < periods) {
+        throw po::error("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
+                        std::to_string(window.n_bars));
+    }
 
     std::vector<std::vector<double>> values;
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
@@ -99,6 +154,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
 
     SweepJob job{strategy.binding, &strategy.spec, &space, &market, window, make_account_config(account, market),
                  &series};
+    job.account.n_periods = periods;
     std::uint64_t cells_per_combination =
         static_cast<std::uint64_t>(window.n_bars) * static_cast<std::uint64_t>(market.n_symbols());
     // Note [Run header]
@@ -144,6 +200,56 @@ int run_sweep_command(const std::vector<std::string>& args) {
         backend_description += "; " + std::to_string(outcome.threads) + " of " + thread_count_text(threads) + " started";
     }
 
+    // Note [Validation of a sweep]
+    std::optional<SweepValidation> validation;
+    PeriodSpans spans;
+    if (periods > 0) {
+        for (int p = 0; p < periods; ++p) {
+            const auto first = static_cast<std::size_t>(window.first_bar + period_first_bar(p, window.n_bars, periods));
+            const auto last = static_cast<std::size_t>(window.first_bar + period_first_bar(p + 1, window.n_bars, periods)) - 1;
+            spans.emplace_back(format_timestamp_iso(market.timestamp_ms.at(first)),
+                               format_timestamp_iso(market.timestamp_ms.at(last)));
+        }
+        ValidationRequest request;
+        request.n_periods = periods;
+        request.pbo = pbo;
+        request.walk_forward = walk_forward_plan;
+        if (walk_forward_metric) request.score = *walk_forward_metric;
+        for (std::size_t i = 0; i < std::min<std::size_t>(outcome.top.size(), 10); ++i) {
+            request.top_rows.push_back(outcome.top[i].combination_id);
+        }
+        request.initial_equity = job.account.initial_equity;
+        // Each top row replayed on the CPU reference, with its own series.
+        request.equity_of = [&](std::uint64_t id) {
+            std::vector<double> row_values(strategy.spec.parameters.size());
+            space.decode(id, row_values);
+            std::vector<std::vector<double>> single;
+            for (double v : row_values) single.push_back({v});
+            const SeriesCache own = SeriesCache::build(strategy.spec, market, single, 1);
+            SweepJob replay = job;
+            replay.series = &own;
+            replay.account.n_periods = 0;
+            std::vector<double> equity(static_cast<std::size_t>(window.n_bars));
+            run_combination(replay, row_values, nullptr, equity.data());
+            return equity;
+        };
+        std::atomic<std::uint64_t> splits_done{0};
+        request.pbo_options.threads = threads;
+        request.pbo_options.splits_done = &splits_done;
+        request.pbo_options.cancel = &interrupt_requested();
+        {
+            std::unique_ptr<ProgressReporter> progress;
+            if (pbo) progress = std::make_unique<ProgressReporter>("pbo splits", cscv_split_masks(periods).size(),
+                                                                   splits_done, 0.0);
+            validation = validate_sweep(outcome.periods, request);
+        }
+        if (validation->pbo && validation->pbo->cancelled) {
+            std::cerr << "btforge sweep: interrupted while computing the probability of backtest overfitting; no "
+                         "result file written\n";
+            return kExitInterrupted;
+        }
+    }
+
     RunSummary summary;
     summary.strategy = strategy.spec.name;
     summary.spec_origin = strategy.spec.origin;
@@ -164,6 +270,14 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const RankedRows& written = spool ? static_cast<const RankedRows&>(*spool) : top_rows;
     write_results_csv(outputs.stream(0), strategy.spec, space, written);
     write_results_json(outputs.stream(1), summary, strategy.spec, space, written);
+    if (validation) {
+        write_validation_json(outputs.stream(validation_file), *validation, strategy.spec, space, spans,
+                              job.account.bars_per_year);
+        if (validation->walk_forward) {
+            write_walk_forward_csv(outputs.stream(walk_forward_file), *validation->walk_forward, strategy.spec, space,
+                                   spans, job.account.bars_per_year);
+        }
+    }
     outputs.commit();  // Note [Outputs committed together]
 
     std::cout << format_ranked_table(strategy.spec, space, outcome.top, *metric, static_cast<std::size_t>(top_n));
@@ -176,8 +290,13 @@ int run_sweep_command(const std::vector<std::string>& args) {
                   << " combinations have non-finite metrics (NaN or infinite: their numbers are not results); "
                      "they rank last and are marked valid=false\n";
     }
+    if (validation) {
+        std::cout << format_validation(*validation, strategy.spec, space, spans, job.account.bars_per_year);
+    }
     std::cout << "results (" << written.size() << " rows ranked by " << rank_by << "): " << output << ".csv, "
-              << output << ".json\n";
+              << output << ".json" << (validation ? ", " + output + ".validation.json" : std::string())
+              << (validation && validation->walk_forward ? ", " + output + ".walkforward.csv" : std::string())
+              << "\n";
     if (!outcome.top.empty()) {
         std::cout << "replay the best: btforge replay" << strategy_arguments(strategy_choice)
                   << account_arguments(account_choice) << window_arguments(window_choice) << " --combination " << outcome.top.front().combination_id

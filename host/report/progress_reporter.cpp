@@ -36,9 +36,12 @@ void ProgressReporter::run() {
         double fraction = total_ > 0 ? static_cast<double>(done) / static_cast<double>(total_) : 0.0;
         double rate = elapsed > 0 ? static_cast<double>(done) * cells_per_item_ / elapsed : 0.0;
         double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
-        std::fprintf(stderr, "%s%s: %llu/%llu (%.1f%%), %.3g cells/s, ETA %.0fs%s", terminal ? "\r" : "",
-                     label_.c_str(), static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
-                     100.0 * fraction, rate, eta, terminal ? "   " : "\n");
+        // Work that is not counted in cells (cells_per_item 0) shows no rate.
+        char rate_text[48] = "";
+        if (cells_per_item_ > 0.0) std::snprintf(rate_text, sizeof rate_text, ", %.3g cells/s", rate);
+        std::fprintf(stderr, "%s%s: %llu/%llu (%.1f%%)%s, ETA %.0fs%s", terminal ? "\r" : "", label_.c_str(),
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), 100.0 * fraction,
+                     rate_text, eta, terminal ? "   " : "\n");
         std::fflush(stderr);
         printed_ = true;
         next_print += interval;

@@ -13,9 +13,8 @@ namespace btforge {
 
 namespace {
 
-constexpr int kMaxPeriods = 16;
 
-OverfittingSplit evaluate_split(std::span<const PeriodReturns> returns, int periods, std::uint64_t n_combinations,
+OverfittingSplit evaluate_split(std::span<const PeriodStatistics> returns, int periods, std::uint64_t n_combinations,
                                 std::uint32_t mask, std::vector<double>& out_of_sample) {
     const std::uint32_t all = (std::uint32_t{1} << periods) - 1;
     OverfittingSplit split;
@@ -54,7 +53,7 @@ std::vector<std::uint32_t> cscv_split_masks(int periods) {
     return masks;
 }
 
-OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodReturns> returns, int periods,
+OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStatistics> returns, int periods,
                                                       const OverfittingOptions& options) {
     if (periods < 2 || periods > kMaxPeriods || periods % 2 != 0) {
         throw std::invalid_argument("the probability of backtest overfitting needs an even number of periods in 2.." +

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "host/validation/period_returns.h"
+#include "host/validation/period_performance.h"
 
 namespace btforge {
 
@@ -62,7 +62,7 @@ struct OverfittingOptions {
 // `returns` holds N rows of S periods, combination-major
 // (returns[n * S + p]). Throws std::invalid_argument for S odd, below 2 or
 // above 16, or an empty or ragged matrix.
-OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodReturns> returns, int periods,
+OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStatistics> returns, int periods,
                                                       const OverfittingOptions& options);
 
 // The in-sample masks of every split of S periods, in increasing order.

@@ -15,14 +15,14 @@
 namespace btforge {
 namespace {
 
-PeriodReturns period_of(const std::vector<double>& r) {
-    PeriodReturns p;
+PeriodStatistics period_of(const std::vector<double>& r) {
+    PeriodStatistics p{};
     for (double x : r) {
-        p.sum += x;
-        p.sum_squares += x * x;
+        p.return_sum += x;
+        p.return_sum_squares += x * x;
         if (x < 0.0) p.downside_sum_squares += x * x;
     }
-    p.bars = static_cast<std::int64_t>(r.size());
+    p.bars = static_cast<int>(r.size());
     return p;
 }
 
@@ -36,7 +36,7 @@ TEST_CASE("CSCV splits: C(S, S/2) masks of S/2 in-sample periods, in increasing 
 }
 
 TEST_CASE("sharpe_of_periods: mean over population standard deviation of the selected periods' bars") {
-    const std::vector<PeriodReturns> periods = {period_of({1.0, 3.0}), period_of({-1.0, 1.0}), period_of({2.0, 2.0})};
+    const std::vector<PeriodStatistics> periods = {period_of({1.0, 3.0}), period_of({-1.0, 1.0}), period_of({2.0, 2.0})};
     // Periods 0 and 2: bars 1, 3, 2, 2: mean 2, variance 0.5.
     CHECK(sharpe_of_periods(periods, 0b101) == doctest::Approx(2.0 / std::sqrt(0.5)));
     CHECK(sharpe_of_periods(periods, 0b010) == 0.0);  // mean 0
@@ -51,7 +51,7 @@ TEST_CASE("sharpe_of_periods: mean over population standard deviation of the sel
 // period 0 it is below A: again λ < 0. Both winners fall below the median:
 // PBO = 1; one of them (A) loses out-of-sample: probability of loss 1/2.
 TEST_CASE("hand-worked: a winner that never repeats has PBO 1") {
-    const std::vector<PeriodReturns> returns = {
+    const std::vector<PeriodStatistics> returns = {
         period_of({0.02, 0.04}), period_of({-0.01, -0.03}),  // A
         period_of({0.00, 0.01}), period_of({0.03, 0.05}),    // B
     };
@@ -70,7 +70,7 @@ TEST_CASE("hand-worked: a winner that never repeats has PBO 1") {
 // A dominates B in both periods: the winner is A in each split and ranks
 // first out-of-sample: ω = 2/3, λ = ln 2 > 0, PBO = 0, no loss.
 TEST_CASE("hand-worked: a winner that repeats has PBO 0") {
-    const std::vector<PeriodReturns> returns = {
+    const std::vector<PeriodStatistics> returns = {
         period_of({0.02, 0.03}), period_of({0.01, 0.03}),  // A
         period_of({0.00, 0.01}), period_of({-0.01, 0.01}), // B
     };
@@ -137,8 +137,8 @@ std::vector<std::vector<std::vector<double>>> random_bars(std::uint64_t seed, in
     return out;
 }
 
-std::vector<PeriodReturns> as_periods(const std::vector<std::vector<std::vector<double>>>& bars) {
-    std::vector<PeriodReturns> out;
+std::vector<PeriodStatistics> as_periods(const std::vector<std::vector<std::vector<double>>>& bars) {
+    std::vector<PeriodStatistics> out;
     for (const auto& strategy : bars) {
         for (const auto& period : strategy) out.push_back(period_of(period));
     }
@@ -168,11 +168,11 @@ TEST_CASE("the report is the same for any thread count") {
 }
 
 TEST_CASE("inputs that are not a CSCV are refused") {
-    const std::vector<PeriodReturns> six(6);
+    const std::vector<PeriodStatistics> six(6);
     CHECK_THROWS_AS(probability_of_backtest_overfitting(six, 3, {}), std::invalid_argument);
     CHECK_THROWS_AS(probability_of_backtest_overfitting(six, 4, {}), std::invalid_argument);
     CHECK_THROWS_AS(probability_of_backtest_overfitting({}, 2, {}), std::invalid_argument);
-    CHECK_THROWS_AS(probability_of_backtest_overfitting(std::vector<PeriodReturns>(36), 18, {}), std::invalid_argument);
+    CHECK_THROWS_AS(probability_of_backtest_overfitting(std::vector<PeriodStatistics>(36), 18, {}), std::invalid_argument);
 }
 
 // Monte Carlo, no edge: 100 strategies of normal bar returns, S = 8 periods

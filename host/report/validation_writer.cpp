@@ -1,0 +1,209 @@
+#include "host/report/validation_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "host/spec/assignments.h"
+#include "host/spec/number_format.h"
+
+namespace btforge {
+
+namespace {
+
+// The parameters the grid varies, "name=value" joined by spaces.
+std::string varying_parameters(const StrategySpec& spec, const CombinationSpace& space, std::uint64_t id) {
+    std::vector<double> values(spec.parameters.size());
+    space.decode(id, values);
+    std::string text;
+    for (const CombinationSpace::Digit& digit : space.digits()) {
+        if (digit.radix < 2) continue;
+        const ParameterSpec& p = spec.parameters[digit.parameter];
+        text += (text.empty() ? "" : " ") + p.name + "=" + format_parameter_value(p, values[digit.parameter]);
+    }
+    return text.empty() ? "(no parameter varies)" : text;
+}
+
+std::string cell(double x, int digits = 4) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f", digits, x);
+    return text;
+}
+
+// A JSON number, or null for NaN and infinities.
+nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+double quantile(std::vector<double> sorted, double q) {
+    if (sorted.empty()) return 0.0;
+    std::sort(sorted.begin(), sorted.end());
+    const double at = q * static_cast<double>(sorted.size() - 1);
+    const std::size_t below = static_cast<std::size_t>(std::floor(at));
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+std::string span_text(const PeriodSpans& spans, int first, int last) {
+    return spans.at(static_cast<std::size_t>(first)).first + " .. " + spans.at(static_cast<std::size_t>(last)).second;
+}
+
+}  // namespace
+
+std::string format_validation(const SweepValidation& v, const StrategySpec& spec, const CombinationSpace& space,
+                              const PeriodSpans& spans, double bars_per_year) {
+    const double annual = std::sqrt(bars_per_year);
+    std::ostringstream out;
+    out << "\nvalidation: " << v.n_periods << " periods of the window, " << v.trials << " combinations (trials)\n";
+    if (v.walk_forward) {
+        const WalkForwardReport& w = *v.walk_forward;
+        out << "\nwalk-forward " << describe_walk_forward(w.plan) << " (in-sample winner by the ranking metric, then "
+            << "the next period out of sample):\n";
+        char line[512];
+        std::snprintf(line, sizeof line, "%4s  %-8s %-4s  %10s  %10s  %10s  %10s  %10s  %s\n", "step", "in", "out",
+                      "id", "IS sharpe", "OOS sharpe", "IS return", "OOS return", "parameters");
+        out << line;
+        for (std::size_t i = 0; i < w.steps.size(); ++i) {
+            const WalkForwardStep& s = w.steps[i];
+            const std::uint64_t id = space.combination_id(s.winner);
+            const std::string in = std::to_string(s.first_in_sample) + ".." + std::to_string(s.out_of_sample - 1);
+            std::snprintf(line, sizeof line, "%4zu  %-8s %-4d  %10llu  %10s  %10s  %10s  %10s  %s\n", i + 1, in.c_str(),
+                          s.out_of_sample, static_cast<unsigned long long>(id),
+                          cell(s.in_sample_sharpe * annual, 3).c_str(), cell(s.out_of_sample_sharpe * annual, 3).c_str(),
+                          (cell(100.0 * s.in_sample_return, 2) + "%").c_str(),
+                          (cell(100.0 * s.out_of_sample_return, 2) + "%").c_str(),
+                          varying_parameters(spec, space, id).c_str());
+            out << line;
+        }
+        out << "stitched out-of-sample (" << span_text(spans, w.steps.front().out_of_sample, w.steps.back().out_of_sample)
+            << "): return " << cell(100.0 * w.stitched_return, 2) << "%, sharpe "
+            << cell(w.stitched_sharpe * annual, 3) << ", " << w.stitched_trades << " trades closed; walk-forward "
+            << "efficiency " << (std::isfinite(w.efficiency) ? cell(w.efficiency, 2) : std::string("n/a (the "
+               "in-sample winners did not gain)")) << "\n";
+    }
+    if (v.pbo) {
+        const OverfittingReport& p = *v.pbo;
+        std::vector<double> logits;
+        for (const OverfittingSplit& s : p.splits) logits.push_back(s.logit);
+        out << "\nprobability of backtest overfitting (CSCV, " << p.splits.size() << " splits of " << p.periods
+            << " periods, every combination): PBO " << cell(p.pbo, 3) << "\n"
+            << "  logit of the winner's out-of-sample rank: 5% " << cell(quantile(logits, 0.05), 2) << ", median "
+            << cell(quantile(logits, 0.5), 2) << ", 95% " << cell(quantile(logits, 0.95), 2)
+            << " (below 0: under the out-of-sample median)\n"
+            << "  performance degradation: out-of-sample sharpe = " << cell(p.degradation_slope, 3) << " x in-sample "
+            << (p.degradation_intercept < 0 ? "- " : "+ ") << cell(std::fabs(p.degradation_intercept * annual), 3)
+            << " (annualized); probability of an out-of-sample loss " << cell(p.probability_of_loss, 3) << "\n";
+    }
+    if (!v.deflated.empty()) {
+        out << "\ndeflated sharpe of the top rows (" << v.trials << " trials; variance of their sharpe "
+            << format_significant(v.sharpe_variance * bars_per_year) << " annualized; expected maximum by luck "
+            << cell(v.expected_max_sharpe * annual, 3) << "):\n";
+        char line[256];
+        std::snprintf(line, sizeof line, "%10s  %10s  %9s  %9s  %7s  %7s\n", "id", "sharpe", "skewness", "kurtosis",
+                      "PSR(0)", "DSR");
+        out << line;
+        for (const DeflatedRow& r : v.deflated) {
+            std::snprintf(line, sizeof line, "%10llu  %10s  %9s  %9s  %7s  %7s\n",
+                          static_cast<unsigned long long>(r.combination_id), cell(r.moments.sharpe * annual, 3).c_str(),
+                          cell(r.moments.skewness, 3).c_str(), cell(r.moments.kurtosis, 3).c_str(),
+                          cell(r.psr, 3).c_str(), cell(r.dsr, 3).c_str());
+            out << line;
+        }
+    }
+    const std::string verdict = validation_verdict(v);
+    if (!verdict.empty()) out << "\nverdict: " << verdict << "\n";
+    return out.str();
+}
+
+void write_validation_json(std::ostream& out, const SweepValidation& v, const StrategySpec& spec,
+                           const CombinationSpace& space, const PeriodSpans& spans, double bars_per_year) {
+    const double annual = std::sqrt(bars_per_year);
+    nlohmann::ordered_json doc;
+    doc["periods"] = v.n_periods;
+    nlohmann::json period_list = nlohmann::json::array();
+    for (const auto& [first, last] : spans) period_list.push_back({{"first_bar_time", first}, {"last_bar_time", last}});
+    doc["period_spans"] = period_list;
+    doc["trials"] = v.trials;
+    doc["sharpe_variance_annualized"] = number(v.sharpe_variance * bars_per_year);
+    doc["expected_max_sharpe_annualized"] = number(v.expected_max_sharpe * annual);
+    nlohmann::json deflated = nlohmann::json::array();
+    for (const DeflatedRow& r : v.deflated) {
+        deflated.push_back({{"combination_id", r.combination_id},
+                            {"sharpe_annualized", number(r.moments.sharpe * annual)},
+                            {"skewness", number(r.moments.skewness)},
+                            {"kurtosis", number(r.moments.kurtosis)},
+                            {"bars", r.moments.observations},
+                            {"psr", number(r.psr)},
+                            {"dsr", number(r.dsr)}});
+    }
+    doc["deflated_sharpe"] = deflated;
+    if (v.pbo) {
+        const OverfittingReport& p = *v.pbo;
+        nlohmann::json logits = nlohmann::json::array();
+        for (const OverfittingSplit& s : p.splits) logits.push_back(number(s.logit));
+        doc["pbo"] = {{"pbo", number(p.pbo)},
+                      {"splits", p.splits.size()},
+                      {"degradation_slope", number(p.degradation_slope)},
+                      {"degradation_intercept_annualized", number(p.degradation_intercept * annual)},
+                      {"probability_of_loss", number(p.probability_of_loss)},
+                      {"logits", logits}};
+    }
+    if (v.walk_forward) {
+        const WalkForwardReport& w = *v.walk_forward;
+        nlohmann::json steps = nlohmann::json::array();
+        for (const WalkForwardStep& s : w.steps) {
+            const std::uint64_t id = space.combination_id(s.winner);
+            std::vector<double> values(spec.parameters.size());
+            space.decode(id, values);
+            steps.push_back({{"in_sample_periods", {s.first_in_sample, s.out_of_sample - 1}},
+                             {"out_of_sample_period", s.out_of_sample},
+                             {"combination_id", id},
+                             {"parameters", combination_assignments(spec, values)},
+                             {"in_sample_score", number(s.in_sample_score)},
+                             {"out_of_sample_score", number(s.out_of_sample_score)},
+                             {"in_sample_return", number(s.in_sample_return)},
+                             {"out_of_sample_return", number(s.out_of_sample_return)},
+                             {"in_sample_sharpe_annualized", number(s.in_sample_sharpe * annual)},
+                             {"out_of_sample_sharpe_annualized", number(s.out_of_sample_sharpe * annual)},
+                             {"out_of_sample_trades", s.out_of_sample_trades}});
+        }
+        doc["walk_forward"] = {{"plan", describe_walk_forward(w.plan)},
+                               {"steps", steps},
+                               {"stitched_return", number(w.stitched_return)},
+                               {"stitched_sharpe_annualized", number(w.stitched_sharpe * annual)},
+                               {"stitched_bars", w.stitched_bars},
+                               {"stitched_trades", w.stitched_trades},
+                               {"efficiency", number(w.efficiency)}};
+    }
+    doc["verdict"] = validation_verdict(v);
+    out << doc.dump(2) << '\n';
+}
+
+void write_walk_forward_csv(std::ostream& out, const WalkForwardReport& w, const StrategySpec& spec,
+                            const CombinationSpace& space, const PeriodSpans& spans, double bars_per_year) {
+    const double annual = std::sqrt(bars_per_year);
+    out << "step,in_sample_first_period,in_sample_last_period,out_of_sample_period,in_sample_from,in_sample_to,"
+           "out_of_sample_from,out_of_sample_to,combination_id";
+    for (const ParameterSpec& p : spec.parameters) out << ',' << p.name;
+    out << ",in_sample_score,out_of_sample_score,in_sample_return,out_of_sample_return,in_sample_sharpe,"
+           "out_of_sample_sharpe,out_of_sample_trades\n";
+    for (std::size_t i = 0; i < w.steps.size(); ++i) {
+        const WalkForwardStep& s = w.steps[i];
+        const std::uint64_t id = space.combination_id(s.winner);
+        std::vector<double> values(spec.parameters.size());
+        space.decode(id, values);
+        out << i + 1 << ',' << s.first_in_sample << ',' << s.out_of_sample - 1 << ',' << s.out_of_sample << ','
+            << spans.at(static_cast<std::size_t>(s.first_in_sample)).first << ','
+            << spans.at(static_cast<std::size_t>(s.out_of_sample - 1)).second << ','
+            << spans.at(static_cast<std::size_t>(s.out_of_sample)).first << ','
+            << spans.at(static_cast<std::size_t>(s.out_of_sample)).second << ',' << id;
+        for (std::size_t p = 0; p < values.size(); ++p) out << ',' << format_parameter_value(spec.parameters[p], values[p]);
+        out << ',' << format_double(s.in_sample_score) << ',' << format_double(s.out_of_sample_score) << ','
+            << format_double(s.in_sample_return) << ',' << format_double(s.out_of_sample_return) << ','
+            << format_double(s.in_sample_sharpe * annual) << ',' << format_double(s.out_of_sample_sharpe * annual)
+            << ',' << s.out_of_sample_trades << '\n';
+    }
+}
+
+}  // namespace btforge

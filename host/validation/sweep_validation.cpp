@@ -1,0 +1,132 @@
+#include "host/validation/sweep_validation.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "host/validation/period_performance.h"
+
+namespace btforge {
+
+namespace {
+
+std::string percent(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * x);
+    return text;
+}
+
+std::string fixed(double x, int digits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", digits, x);
+    return text;
+}
+
+}  // namespace
+
+ReturnMoments return_moments(std::span<const double> equity, double initial_equity) {
+    std::vector<double> r;
+    r.reserve(equity.size());
+    double previous = initial_equity;
+    for (double e : equity) {
+        r.push_back(previous > 0.0 && e - previous != 0.0 ? e / previous - 1.0 : 0.0);
+        previous = e;
+    }
+    ReturnMoments m{0.0, 0.0, 3.0, static_cast<std::int64_t>(r.size())};
+    if (r.empty()) return m;
+    const double n = static_cast<double>(r.size());
+    double mean = 0.0;
+    for (double x : r) mean += x;
+    mean /= n;
+    double m2 = 0.0, m3 = 0.0, m4 = 0.0;
+    for (double x : r) {
+        const double d = x - mean;
+        m2 += d * d;
+        m3 += d * d * d;
+        m4 += d * d * d * d;
+    }
+    m2 /= n;
+    m3 /= n;
+    m4 /= n;
+    if (m2 > 0.0) {
+        m.sharpe = mean / std::sqrt(m2);
+        m.skewness = m3 / (m2 * std::sqrt(m2));
+        m.kurtosis = m4 / (m2 * m2);
+    }
+    return m;
+}
+
+SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const ValidationRequest& request) {
+    SweepValidation v;
+    v.n_periods = request.n_periods;
+    const std::size_t width = static_cast<std::size_t>(request.n_periods);
+    if (width == 0 || periods.size() % width != 0) return v;
+    v.trials = periods.size() / width;
+    const std::uint32_t all = request.n_periods >= 32 ? ~0u : (std::uint32_t{1} << request.n_periods) - 1;
+    // Welford over every combination's whole-window Sharpe ratio.
+    double mean = 0.0, m2 = 0.0;
+    std::uint64_t counted = 0;
+    for (std::uint64_t n = 0; n < v.trials; ++n) {
+        const double s = sharpe_of_periods(periods.subspan(n * width, width), all);
+        if (!std::isfinite(s)) continue;
+        ++counted;
+        const double delta = s - mean;
+        mean += delta / static_cast<double>(counted);
+        m2 += delta * (s - mean);
+    }
+    v.sharpe_variance = counted > 1 ? m2 / static_cast<double>(counted - 1) : 0.0;
+    v.expected_max_sharpe = expected_maximum_sharpe(static_cast<double>(v.trials), v.sharpe_variance);
+    if (request.equity_of) {
+        for (std::uint64_t id : request.top_rows) {
+            DeflatedRow row;
+            row.combination_id = id;
+            row.moments = return_moments(request.equity_of(id), request.initial_equity);
+            row.psr = probabilistic_sharpe_ratio(row.moments, 0.0);
+            row.dsr = probabilistic_sharpe_ratio(row.moments, v.expected_max_sharpe);
+            v.deflated.push_back(row);
+        }
+    }
+    if (request.walk_forward) v.walk_forward = walk_forward(periods, request.n_periods, *request.walk_forward, request.score);
+    if (request.pbo) v.pbo = probability_of_backtest_overfitting(periods, request.n_periods, request.pbo_options);
+    return v;
+}
+
+std::string validation_verdict(const SweepValidation& v) {
+    std::string text;
+    if (v.pbo && !v.pbo->cancelled) {
+        const OverfittingReport& p = *v.pbo;
+        text += "Probability of backtest overfitting " + fixed(p.pbo, 2) + ": in " + percent(p.pbo) + " of the " +
+                std::to_string(p.splits.size()) + " ways to split the " + std::to_string(p.periods) +
+                " periods in half, the best combination of one half ranked at or below the median in the other. ";
+        if (p.pbo >= 0.5) {
+            text += "Picking the in-sample winner is no better than picking at random: the ranking is most likely "
+                    "overfit. ";
+        } else if (p.pbo >= 0.2) {
+            text += "The ranking carries some information, but an in-sample winner often disappoints: prefer "
+                    "parameter regions that rank well throughout over the single best row. ";
+        } else {
+            text += "In-sample winners tend to stay above the median out of sample. ";
+        }
+        text += "An out-of-sample loss followed in " + percent(p.probability_of_loss) + " of the splits. ";
+    }
+    if (!v.deflated.empty()) {
+        const DeflatedRow& best = v.deflated.front();
+        text += "The best row's deflated Sharpe ratio is " + fixed(best.dsr, 2) + " (" +
+                std::to_string(v.trials) + " trials): ";
+        text += best.dsr >= 0.95 ? "its Sharpe ratio is significant at 95% even against the best of that many "
+                                   "trials by luck."
+                                 : "not significant at 95%: the best of that many trials, their Sharpe ratios as "
+                                   "spread as these, would reach it by luck (the deflated Sharpe ratio counts the "
+                                   "spread as luck).";
+    }
+    if (v.walk_forward) {
+        const WalkForwardReport& w = *v.walk_forward;
+        text += " Walk-forward (" + describe_walk_forward(w.plan) + "): re-optimizing at every step and trading the "
+                "next period returned " + fixed(100.0 * w.stitched_return, 2) + "% over " +
+                std::to_string(w.steps.size()) + " out-of-sample periods";
+        if (std::isfinite(w.efficiency)) text += ", an efficiency of " + fixed(w.efficiency, 2);
+        text += ".";
+    }
+    return text;
+}
+
+}  // namespace btforge

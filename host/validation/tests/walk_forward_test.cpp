@@ -1,0 +1,110 @@
+// Note [Walk-forward from period statistics]: parsing, a hand-worked run,
+// and the anchored windows.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "host/validation/walk_forward.h"
+
+namespace btforge {
+namespace {
+
+// A period of `bars` bars that all return r, from equity `start`.
+PeriodStatistics flat_period(double r, int bars, double start, int trades = 0) {
+    PeriodStatistics p{};
+    p.return_sum = r * bars;
+    p.return_sum_squares = r * r * bars;
+    p.downside_sum_squares = r < 0.0 ? r * r * bars : 0.0;
+    p.bars = bars;
+    p.start_equity = start;
+    p.end_equity = start * std::pow(1.0 + r, bars);
+    p.trades = trades;
+    return p;
+}
+
+// Per-bar returns of each combination in each of 4 periods; equities chain.
+std::vector<PeriodStatistics> matrix(const std::vector<std::vector<double>>& returns) {
+    std::vector<PeriodStatistics> out;
+    for (const auto& row : returns) {
+        double equity = 100.0;
+        for (double r : row) {
+            out.push_back(flat_period(r, 10, equity, 1));
+            equity = out.back().end_equity;
+        }
+    }
+    return out;
+}
+
+TEST_CASE("walk-forward plans: anchored, anchored:K, rolling:K") {
+    std::string error;
+    auto a = parse_walk_forward("anchored", &error);
+    REQUIRE(a);
+    CHECK(a->window == WalkForwardWindow::Anchored);
+    CHECK(a->in_sample_periods == 1);
+    auto a3 = parse_walk_forward("anchored:3", &error);
+    REQUIRE(a3);
+    CHECK(a3->in_sample_periods == 3);
+    auto r = parse_walk_forward("rolling:4", &error);
+    REQUIRE(r);
+    CHECK(r->window == WalkForwardWindow::Rolling);
+    CHECK(describe_walk_forward(*r) == "rolling:4");
+    for (const char* bad : {"rolling", "rolling:0", "rolling:x", "rolling:2x", "forward:2", ""}) {
+        CAPTURE(bad);
+        CHECK_FALSE(parse_walk_forward(bad, &error));
+        CHECK_FALSE(error.empty());
+    }
+    CHECK(walk_forward_score("sharpe") == WalkForwardScore::Sharpe);
+    CHECK_FALSE(walk_forward_score("max_drawdown"));
+}
+
+// Three combinations over four periods (flat per-bar returns, so the return
+// decides every score). A wins periods 0 and 1 and loses afterwards; B is
+// steady; C loses early and wins late. Rolling:2 by total return:
+//   step period 2: in-sample {0, 1}: A (0.02 a bar); out-of-sample A loses;
+//   step period 3: in-sample {1, 2}: C (0.99^10 * 1.03^10 = +21.5%, against
+//     B's 1.005^20 = +10.5% and A's 1.02^10 * 0.99^10 = +10.2%); out-of-sample
+//     C's period 3.
+TEST_CASE("hand-worked rolling walk-forward picks each step's in-sample winner") {
+    const auto periods = matrix({
+        {0.02, 0.02, -0.01, -0.01},  // A
+        {0.005, 0.005, 0.005, 0.005},  // B
+        {-0.01, -0.01, 0.03, 0.03},  // C
+    });
+    const WalkForwardReport r =
+        walk_forward(periods, 4, WalkForwardPlan{WalkForwardWindow::Rolling, 2}, WalkForwardScore::TotalReturn);
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].first_in_sample == 0);
+    CHECK(r.steps[0].out_of_sample == 2);
+    CHECK(r.steps[0].winner == 0);
+    CHECK(r.steps[0].out_of_sample_return == doctest::Approx(std::pow(0.99, 10) - 1.0));
+    CHECK(r.steps[0].in_sample_return == doctest::Approx(std::pow(1.02, 20) - 1.0));
+    CHECK(r.steps[1].first_in_sample == 1);
+    CHECK(r.steps[1].winner == 2);
+    CHECK(r.steps[1].out_of_sample_return == doctest::Approx(std::pow(1.03, 10) - 1.0));
+    CHECK(r.stitched_return == doctest::Approx(std::pow(0.99, 10) * std::pow(1.03, 10) - 1.0));
+    CHECK(r.stitched_bars == 20);
+    CHECK(r.stitched_trades == 2);
+    CHECK(std::isfinite(r.efficiency));
+}
+
+TEST_CASE("anchored walk-forward grows the in-sample window from the first period") {
+    const auto periods = matrix({{0.01, 0.01, 0.01, 0.01}, {0.0, 0.02, 0.0, 0.02}});
+    const WalkForwardReport r =
+        walk_forward(periods, 4, WalkForwardPlan{WalkForwardWindow::Anchored, 1}, WalkForwardScore::Sharpe);
+    REQUIRE(r.steps.size() == 3);
+    for (std::size_t i = 0; i < r.steps.size(); ++i) {
+        CHECK(r.steps[i].first_in_sample == 0);
+        CHECK(r.steps[i].out_of_sample == static_cast<int>(i) + 1);
+        CHECK(r.steps[i].in_sample_bars == 10 * (static_cast<int>(i) + 1));
+    }
+    // Flat returns have no spread: every Sharpe is 0, so the smaller ordinal wins.
+    CHECK(r.steps[0].winner == 0);
+    CHECK_THROWS_AS(walk_forward(periods, 4, WalkForwardPlan{WalkForwardWindow::Rolling, 4}, WalkForwardScore::Sharpe),
+                    std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace btforge

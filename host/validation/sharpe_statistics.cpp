@@ -53,6 +53,31 @@ double normal_quantile(double p) {
     return x;
 }
 
+ReturnMoments moments_of_returns(std::span<const double> r) {
+    ReturnMoments m{0.0, 0.0, 3.0, static_cast<std::int64_t>(r.size())};
+    if (r.empty()) return m;
+    const double n = static_cast<double>(r.size());
+    double mean = 0.0;
+    for (double x : r) mean += x;
+    mean /= n;
+    double m2 = 0.0, m3 = 0.0, m4 = 0.0;
+    for (double x : r) {
+        const double d = x - mean;
+        m2 += d * d;
+        m3 += d * d * d;
+        m4 += d * d * d * d;
+    }
+    m2 /= n;
+    m3 /= n;
+    m4 /= n;
+    if (m2 > 0.0) {
+        m.sharpe = mean / std::sqrt(m2);
+        m.skewness = m3 / (m2 * std::sqrt(m2));
+        m.kurtosis = m4 / (m2 * m2);
+    }
+    return m;
+}
+
 double probabilistic_sharpe_ratio(const ReturnMoments& m, double benchmark) {
     if (m.observations < 2) return std::numeric_limits<double>::quiet_NaN();
     const double spread = 1.0 - m.skewness * m.sharpe + (m.kurtosis - 1.0) / 4.0 * m.sharpe * m.sharpe;

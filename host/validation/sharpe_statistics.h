@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace btforge {
 
@@ -32,6 +33,11 @@ struct ReturnMoments {
     double kurtosis;         // γ4, not excess: 3 for normal returns
     std::int64_t observations;
 };
+
+// The moments of a series of per-bar returns, two-pass, population (n in
+// every denominator): Sharpe ratio mean / sd, skewness m3 / sd³, kurtosis
+// m4 / sd⁴. A series without spread has Sharpe 0, skewness 0, kurtosis 3.
+ReturnMoments moments_of_returns(std::span<const double> returns);
 
 // PSR(SR*): the probability that the true Sharpe ratio exceeds `benchmark`
 // given the observed one, its sample length, skewness and kurtosis

@@ -31,28 +31,7 @@ ReturnMoments return_moments(std::span<const double> equity, double initial_equi
         r.push_back(previous > 0.0 && e - previous != 0.0 ? e / previous - 1.0 : 0.0);
         previous = e;
     }
-    ReturnMoments m{0.0, 0.0, 3.0, static_cast<std::int64_t>(r.size())};
-    if (r.empty()) return m;
-    const double n = static_cast<double>(r.size());
-    double mean = 0.0;
-    for (double x : r) mean += x;
-    mean /= n;
-    double m2 = 0.0, m3 = 0.0, m4 = 0.0;
-    for (double x : r) {
-        const double d = x - mean;
-        m2 += d * d;
-        m3 += d * d * d;
-        m4 += d * d * d * d;
-    }
-    m2 /= n;
-    m3 /= n;
-    m4 /= n;
-    if (m2 > 0.0) {
-        m.sharpe = mean / std::sqrt(m2);
-        m.skewness = m3 / (m2 * std::sqrt(m2));
-        m.kurtosis = m4 / (m2 * m2);
-    }
-    return m;
+    return moments_of_returns(r);
 }
 
 SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const ValidationRequest& request) {

@@ -92,23 +92,20 @@ TEST_CASE("expected_maximum_sharpe approximates the mean maximum of N normal tri
     }
 }
 
-ReturnMoments moments_of(const std::vector<double>& r) {
-    const double n = static_cast<double>(r.size());
-    double mean = 0.0;
-    for (double x : r) mean += x;
-    mean /= n;
-    double m2 = 0.0, m3 = 0.0, m4 = 0.0;
-    for (double x : r) {
-        const double d = x - mean;
-        m2 += d * d;
-        m3 += d * d * d;
-        m4 += d * d * d * d;
-    }
-    m2 /= n;
-    m3 /= n;
-    m4 /= n;
-    return ReturnMoments{mean / std::sqrt(m2), m3 / std::pow(m2, 1.5), m4 / (m2 * m2),
-                         static_cast<std::int64_t>(r.size())};
+// Returns 1, 2, 3, 4: mean 2.5, population variance 1.25, no skew,
+// m4 = (2 * 1.5^4 + 2 * 0.5^4) / 4 = 2.5625, kurtosis 2.5625 / 1.5625 = 1.64.
+TEST_CASE("moments_of_returns, worked by hand") {
+    const std::vector<double> r = {1.0, 2.0, 3.0, 4.0};
+    const ReturnMoments m = moments_of_returns(r);
+    CHECK(m.sharpe == doctest::Approx(2.5 / std::sqrt(1.25)));
+    CHECK(m.skewness == doctest::Approx(0.0).scale(1.0));
+    CHECK(m.kurtosis == doctest::Approx(1.64));
+    CHECK(m.observations == 4);
+    const std::vector<double> skewed = {0.0, 0.0, 0.0, 4.0};  // mean 1, m2 3, m3 (3*(-1) + 27) / 4 = 6
+    CHECK(moments_of_returns(skewed).skewness == doctest::Approx(6.0 / std::pow(3.0, 1.5)));
+    const ReturnMoments flat = moments_of_returns(std::vector<double>{0.5, 0.5});
+    CHECK(flat.sharpe == 0.0);
+    CHECK(flat.kurtosis == 3.0);
 }
 
 struct SearchOutcome {
@@ -130,7 +127,7 @@ SearchOutcome search(std::uint64_t seed, int edges, double edge, int searches) {
         for (int k = 0; k < strategies; ++k) {
             std::vector<double> r(1000);
             for (double& x : r) x = normal(random) + (k < edges ? edge : 0.0);
-            trials.push_back(moments_of(r));
+            trials.push_back(moments_of_returns(r));
         }
         double mean = 0.0;
         for (const ReturnMoments& m : trials) mean += m.sharpe;

@@ -1,6 +1,7 @@
 #include "host/validation/backtest_overfitting.h"
 
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <mutex>
@@ -63,6 +64,7 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
         throw std::invalid_argument("the period returns are not whole rows of " + std::to_string(periods) +
                                     " periods (" + std::to_string(returns.size()) + " values)");
     }
+    const auto started = std::chrono::steady_clock::now();
     OverfittingReport report;
     report.periods = periods;
     report.combinations = returns.size() / static_cast<std::size_t>(periods);
@@ -72,7 +74,7 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
     std::atomic<std::size_t> next{0};
     std::mutex failure_mutex;
     std::exception_ptr failure;
-    run_worker_threads(options.threads, [&] {
+    const WorkerThreads ran = run_worker_threads(options.threads, [&] {
         try {
             std::vector<double> out_of_sample(report.combinations);
             for (std::size_t s = next++; s < masks.size(); s = next++) {
@@ -86,6 +88,7 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
         }
     });
     if (failure) std::rethrow_exception(failure);
+    report.threads = ran.started;
     if (options.cancel != nullptr && options.cancel->load()) {
         report.cancelled = true;
         return report;
@@ -109,6 +112,7 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
     const double spread = count * sxx - sx * sx;
     report.degradation_slope = spread > 0.0 ? (count * sxy - sx * sy) / spread : 0.0;
     report.degradation_intercept = (sy - report.degradation_slope * sx) / count;
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report;
 }
 

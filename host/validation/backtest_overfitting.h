@@ -50,6 +50,8 @@ struct OverfittingReport {
     double degradation_slope = 0.0;    // out-of-sample Sharpe per unit of in-sample Sharpe of the winner
     double degradation_intercept = 0.0;
     double probability_of_loss = 0.0;
+    double seconds = 0.0;  // wall time
+    int threads = 1;       // that ran
     bool cancelled = false;
 };
 

@@ -9,6 +9,7 @@
 #include "host/backends/emu/emu_indicators.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
+#include "host/cuda/backtest_overfitting_device.h"
 #include "host/cuda/cuda_devices.h"
 #include "host/cuda/device_indicators.h"
 #include "host/cuda/cuda_driver.h"
@@ -200,6 +201,12 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         if (cuda::embedded_kernel_image(cuda::kIndicatorModule)) {
             r.series = [driver, first_device](const SeriesCache& plan, const Market& market) {
                 return cuda::compute_series_with_device(*driver, first_device, plan, market, nullptr);
+            };
+        }
+        if (!cuda::embedded_backtest_overfitting_image().empty()) {
+            r.overfitting = [driver, first_device](std::span<const PeriodStatistics> returns, int periods,
+                                                   const OverfittingOptions& pbo) {
+                return cuda::probability_of_backtest_overfitting_on_device(*driver, first_device, returns, periods, pbo);
             };
         }
         std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;

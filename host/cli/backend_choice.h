@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include "host/engine/cpu_sweep.h"
+#include "host/validation/backtest_overfitting.h"
 
 namespace btforge {
 
@@ -50,6 +51,9 @@ struct ResolvedBackend {
     // Set when backend_computes_series: every series of a plan computed by
     // the backend's indicator kernels, in SeriesCache order (btforge parity).
     std::function<std::vector<double>(const SeriesCache&, const Market&)> series;
+    // Set when the backend runs the CSCV scans itself (Note [CSCV scan on
+    // the device]): cuda with the embedded kernels, on the first device.
+    std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)> overfitting;
     std::shared_ptr<cuda::CudaDriver> driver;        // cuda only
     std::shared_ptr<cuda::CudaSweepStats> cuda_stats;  // cuda only: filled by each run
     // cuda only: the devices' contexts, being created since resolution

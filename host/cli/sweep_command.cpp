@@ -48,6 +48,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     bool all_rows = false;
     int periods = -1;  // -1: 16 when --pbo or --walk-forward asks, else 0
     bool pbo = false;
+    std::string pbo_backend = "auto";
     std::string walk_forward_text;
     BackendChoice backend_choice;
     po::options_description options;
@@ -67,6 +68,8 @@ int run_sweep_command(const std::vector<std::string>& args) {
          "rows")
         ("pbo", po::bool_switch(&pbo),
          "probability of backtest overfitting over every combination (CSCV, all C(S, S/2) splits; S even)")
+        ("pbo-backend", po::value(&pbo_backend)->default_value(pbo_backend)->value_name("auto|cpu|cuda"),
+         "where the CSCV runs: auto is the GPU of a cuda sweep (the same numbers, bit for bit), else every core")
         ("walk-forward", po::value(&walk_forward_text)->value_name("PLAN"),
          "anchored[:K] or rolling:K: pick the best combination in K periods (by --rank-by: sharpe, sortino or "
          "total_return), trade the next period, repeat; writes OUTPUT.walkforward.csv");
@@ -113,6 +116,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
         throw po::error("--pbo splits the periods in halves: --periods must be even and at least 2, got " +
                         std::to_string(periods));
     }
+    if (pbo_backend != "auto" && pbo_backend != "cpu" && pbo_backend != "cuda") {
+        throw po::error("--pbo-backend must be auto, cpu or cuda, got '" + pbo_backend + "'");
+    }
     if (walk_forward_plan && walk_forward_plan->in_sample_periods >= periods) {
         throw po::error("--walk-forward " + walk_forward_text + " needs more than " +
                         std::to_string(walk_forward_plan->in_sample_periods) + " periods (--periods " +
@@ -137,6 +143,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
 
     LoadedStrategy strategy = load_strategy(strategy_choice);
     ResolvedBackend backend = resolve_backend(backend_choice, strategy.spec.name, threads);
+    if (pbo && pbo_backend == "cuda" && !backend.overfitting) {
+        throw po::error("--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: " +
+                        (backend.name != "cuda" ? "this sweep runs on " + backend.name
+                                                : std::string("this btforge was built without nvcc")));
+    }
     Grid grid = load_grid(strategy_choice, strategy.spec);
     CombinationSpace space(strategy.spec, grid);
     const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);
@@ -233,14 +244,15 @@ int run_sweep_command(const std::vector<std::string>& args) {
             run_combination(replay, row_values, nullptr, equity.data());
             return equity;
         };
-        std::atomic<std::uint64_t> splits_done{0};
+        std::atomic<std::uint64_t> scanned{0};
         request.pbo_options.threads = threads;
-        request.pbo_options.splits_done = &splits_done;
+        request.pbo_options.scanned = &scanned;
         request.pbo_options.cancel = &interrupt_requested();
+        if (pbo_backend != "cpu") request.overfitting = backend.overfitting;
         {
             std::unique_ptr<ProgressReporter> progress;
-            if (pbo) progress = std::make_unique<ProgressReporter>("pbo splits", cscv_split_masks(periods).size(),
-                                                                   splits_done, 0.0);
+            if (pbo) progress = std::make_unique<ProgressReporter>("pbo scans", cscv_scan_total(outcome.combinations),
+                                                                   scanned, 0.0);
             validation = validate_sweep(outcome.periods, request);
         }
         if (validation->pbo && validation->pbo->cancelled) {

@@ -15,7 +15,7 @@
 namespace btforge::cuda {
 
 // The fatbin of host/cuda/kernels/top_n_select.cu, embedded by
-// cmake/TopNSelectKernel.cmake with the strategy kernels' nvcc flags; empty
+// cmake/HostKernels.cmake with the strategy kernels' nvcc flags; empty
 // when the build had no nvcc (every row is then copied back, as before).
 std::span<const unsigned char> embedded_top_n_select_image();
 

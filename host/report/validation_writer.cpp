@@ -87,8 +87,9 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         std::vector<double> logits;
         for (const OverfittingSplit& s : p.splits) logits.push_back(s.logit);
         out << "\nprobability of backtest overfitting (CSCV, " << p.splits.size() << " splits of " << p.periods
-            << " periods, every combination, " << cell(p.seconds, 2) << " s on " << p.threads
-            << " threads): PBO " << cell(p.pbo, 3) << "\n"
+            << " periods, every combination, " << cell(p.seconds, 2) << " s on "
+            << (p.device.empty() ? std::to_string(p.threads) + " threads" : p.device) << "): PBO " << cell(p.pbo, 3)
+            << "\n"
             << "  logit of the winner's out-of-sample rank: 5% " << cell(quantile(logits, 0.05), 2) << ", median "
             << cell(quantile(logits, 0.5), 2) << ", 95% " << cell(quantile(logits, 0.95), 2)
             << " (below 0: under the out-of-sample median)\n"

@@ -1,5 +1,6 @@
 #include "host/validation/backtest_overfitting.h"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -14,84 +15,118 @@ namespace btforge {
 
 namespace {
 
+// Combinations per CPU tile: 512 x 16 periods x 16 bytes = 128 KiB, in a
+// core's L2 while every split scans it (Note [CSCV scan]).
+constexpr std::uint64_t kTile = 512;
 
-OverfittingSplit evaluate_split(std::span<const PeriodStatistics> returns, int periods, std::uint64_t n_combinations,
-                                std::uint32_t mask, std::vector<double>& out_of_sample) {
-    const std::uint32_t all = (std::uint32_t{1} << periods) - 1;
-    OverfittingSplit split;
-    split.in_sample_mask = mask;
-    double best = 0.0;
-    for (std::uint64_t n = 0; n < n_combinations; ++n) {
-        const auto row = returns.subspan(n * static_cast<std::size_t>(periods), static_cast<std::size_t>(periods));
-        const double in_sample = sharpe_of_periods(row, mask);
-        out_of_sample[n] = sharpe_of_periods(row, all & ~mask);
-        if (n == 0 || in_sample > best) {
-            best = in_sample;
-            split.winner = n;
-        }
-    }
-    split.in_sample_sharpe = best;
-    split.out_of_sample_sharpe = out_of_sample[split.winner];
-    std::uint64_t below = 0;
-    std::uint64_t equal = 0;
-    for (std::uint64_t n = 0; n < n_combinations; ++n) {
-        if (out_of_sample[n] < split.out_of_sample_sharpe) ++below;
-        if (n != split.winner && out_of_sample[n] == split.out_of_sample_sharpe) ++equal;
-    }
-    split.relative_rank = (1.0 + static_cast<double>(below) + static_cast<double>(equal) / 2.0) /
-                          (static_cast<double>(n_combinations) + 1.0);
-    split.logit = std::log(split.relative_rank / (1.0 - split.relative_rank));
-    return split;
-}
-
-}  // namespace
-
-std::vector<std::uint32_t> cscv_split_masks(int periods) {
-    std::vector<std::uint32_t> masks;
-    for (std::uint32_t mask = 0; mask < (std::uint32_t{1} << periods); ++mask) {
-        if (std::popcount(mask) * 2 == periods) masks.push_back(mask);
-    }
-    return masks;
-}
-
-OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStatistics> returns, int periods,
-                                                      const OverfittingOptions& options) {
+void check_shape(std::size_t values, int periods) {
     if (periods < 2 || periods > kMaxPeriods || periods % 2 != 0) {
         throw std::invalid_argument("the probability of backtest overfitting needs an even number of periods in 2.." +
                                     std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
     }
-    if (returns.empty() || returns.size() % static_cast<std::size_t>(periods) != 0) {
+    if (values == 0 || values % static_cast<std::size_t>(periods) != 0) {
         throw std::invalid_argument("the period returns are not whole rows of " + std::to_string(periods) +
-                                    " periods (" + std::to_string(returns.size()) + " values)");
+                                    " periods (" + std::to_string(values) + " values)");
     }
-    const auto started = std::chrono::steady_clock::now();
-    OverfittingReport report;
-    report.periods = periods;
-    report.combinations = returns.size() / static_cast<std::size_t>(periods);
-    const std::vector<std::uint32_t> masks = cscv_split_masks(periods);
-    report.splits.resize(masks.size());
+}
 
-    std::atomic<std::size_t> next{0};
-    std::mutex failure_mutex;
+// One scan on every core: each worker takes tiles of combinations and runs
+// every split over its tile, into its own per-split partial results, which
+// are merged afterwards (in worker order; the merge rules make the order
+// irrelevant anyway). `scan_tile(partial, first, end)` does one tile.
+template <class Partial, class ScanTile, class Merge>
+std::vector<Partial> scan_on_cpu(const CscvInput& input, std::size_t splits, const Partial& empty,
+                                 const OverfittingOptions& options, int& started, ScanTile scan_tile, Merge merge) {
+    const std::uint64_t tiles = (input.combinations + kTile - 1) / kTile;
+    std::atomic<std::uint64_t> next{0};
+    std::mutex mutex;
+    std::vector<std::vector<Partial>> partials;
     std::exception_ptr failure;
     const WorkerThreads ran = run_worker_threads(options.threads, [&] {
         try {
-            std::vector<double> out_of_sample(report.combinations);
-            for (std::size_t s = next++; s < masks.size(); s = next++) {
-                if (options.cancel != nullptr && options.cancel->load()) return;
-                report.splits[s] = evaluate_split(returns, periods, report.combinations, masks[s], out_of_sample);
-                if (options.splits_done != nullptr) options.splits_done->fetch_add(1);
+            std::vector<Partial> partial(splits, empty);
+            for (std::uint64_t t = next++; t < tiles; t = next++) {
+                if (options.cancel != nullptr && options.cancel->load()) break;
+                const std::uint64_t first = t * kTile;
+                const std::uint64_t end = std::min(first + kTile, input.combinations);
+                scan_tile(partial, first, end);
+                if (options.scanned != nullptr) options.scanned->fetch_add(end - first);
             }
+            std::lock_guard<std::mutex> lock(mutex);
+            partials.push_back(std::move(partial));
         } catch (...) {
-            std::lock_guard<std::mutex> lock(failure_mutex);
+            std::lock_guard<std::mutex> lock(mutex);
             if (!failure) failure = std::current_exception();
         }
     });
     if (failure) std::rethrow_exception(failure);
-    report.threads = ran.started;
-    if (options.cancel != nullptr && options.cancel->load()) {
-        report.cancelled = true;
-        return report;
+    started = ran.started;
+    std::vector<Partial> merged(splits, empty);
+    for (const std::vector<Partial>& partial : partials) {
+        for (std::size_t s = 0; s < splits; ++s) merge(merged[s], partial[s]);
+    }
+    return merged;
+}
+
+}  // namespace
+
+std::int64_t CscvInput::bars_of(std::uint32_t mask) const {
+    std::int64_t total = 0;
+    for (int p = 0; p < periods; ++p) {
+        if ((mask >> p & 1u) != 0) total += bars[static_cast<std::size_t>(p)];
+    }
+    return total;
+}
+
+CscvInput pack_cscv_input(std::span<const PeriodStatistics> returns, int periods) {
+    check_shape(returns.size(), periods);
+    CscvInput input;
+    input.periods = periods;
+    input.combinations = returns.size() / static_cast<std::size_t>(periods);
+    input.sums.resize(returns.size());
+    for (int p = 0; p < periods; ++p) input.bars[static_cast<std::size_t>(p)] = returns[static_cast<std::size_t>(p)].bars;
+    for (std::size_t i = 0; i < returns.size(); ++i) {
+        const PeriodStatistics& period = returns[i];
+        const std::size_t p = i % static_cast<std::size_t>(periods);
+        if (period.bars != input.bars[p]) {
+            throw std::invalid_argument("period " + std::to_string(p) + " has " + std::to_string(period.bars) +
+                                        " bars in combination " + std::to_string(i / static_cast<std::size_t>(periods)) +
+                                        " but " + std::to_string(input.bars[p]) +
+                                        " in the first: the periods must cut one window for every combination");
+        }
+        input.sums[i] = CscvSums{period.return_sum, period.return_sum_squares};
+    }
+    return input;
+}
+
+std::vector<double> cscv_winner_out_of_sample(const CscvInput& input, std::span<const std::uint32_t> masks,
+                                              std::span<const CscvBest> winners) {
+    std::vector<double> out(masks.size());
+    for (std::size_t s = 0; s < masks.size(); ++s) {
+        const std::uint32_t oos = input.all_periods() & ~masks[s];
+        out[s] = cscv_sharpe(input.row(winners[s].index), input.periods, oos, input.bars_of(oos));
+    }
+    return out;
+}
+
+OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint32_t> masks,
+                              std::span<const CscvBest> winners, std::span<const CscvCount> counts) {
+    OverfittingReport report;
+    report.periods = input.periods;
+    report.combinations = input.combinations;
+    report.splits.resize(masks.size());
+    const std::vector<double> out_of_sample = cscv_winner_out_of_sample(input, masks, winners);
+    const double n = static_cast<double>(input.combinations);
+    for (std::size_t s = 0; s < masks.size(); ++s) {
+        OverfittingSplit& split = report.splits[s];
+        split.in_sample_mask = masks[s];
+        split.winner = winners[s].index;
+        split.in_sample_sharpe = winners[s].sharpe;
+        split.out_of_sample_sharpe = out_of_sample[s];
+        // `equal` counts the winner itself; ω counts the others that tie.
+        const double others_equal = counts[s].equal > 0 ? static_cast<double>(counts[s].equal - 1) : 0.0;
+        split.relative_rank = (1.0 + static_cast<double>(counts[s].below) + others_equal / 2.0) / (n + 1.0);
+        split.logit = std::log(split.relative_rank / (1.0 - split.relative_rank));
     }
 
     // In split order: the same sums for any thread count.
@@ -112,6 +147,74 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
     const double spread = count * sxx - sx * sx;
     report.degradation_slope = spread > 0.0 ? (count * sxy - sx * sy) / spread : 0.0;
     report.degradation_intercept = (sy - report.degradation_slope * sx) / count;
+    return report;
+}
+
+std::vector<std::uint32_t> cscv_split_masks(int periods) {
+    std::vector<std::uint32_t> masks;
+    for (std::uint32_t mask = 0; mask < (std::uint32_t{1} << periods); ++mask) {
+        if (std::popcount(mask) * 2 == periods) masks.push_back(mask);
+    }
+    return masks;
+}
+
+OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStatistics> returns, int periods,
+                                                      const OverfittingOptions& options) {
+    const auto started = std::chrono::steady_clock::now();
+    const CscvInput input = pack_cscv_input(returns, periods);
+    const std::vector<std::uint32_t> masks = cscv_split_masks(periods);
+    std::vector<std::int64_t> in_bars(masks.size());
+    std::vector<std::int64_t> out_bars(masks.size());
+    for (std::size_t s = 0; s < masks.size(); ++s) {
+        in_bars[s] = input.bars_of(masks[s]);
+        out_bars[s] = input.bars_of(input.all_periods() & ~masks[s]);
+    }
+    const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(); };
+    int threads = 1;
+
+    // Scan 1: the in-sample winners.
+    const std::vector<CscvBest> winners = scan_on_cpu(
+        input, masks.size(), cscv_no_winner(), options, threads,
+        [&](std::vector<CscvBest>& best, std::uint64_t first, std::uint64_t end) {
+            for (std::size_t s = 0; s < masks.size(); ++s) {
+                CscvBest b = best[s];
+                for (std::uint64_t n = first; n < end; ++n) {
+                    cscv_offer(b, cscv_sharpe(input.row(n), periods, masks[s], in_bars[s]), n);
+                }
+                best[s] = b;
+            }
+        },
+        [](CscvBest& into, const CscvBest& other) {
+            if (other.index != kCscvNone) cscv_offer(into, other.sharpe, other.index);
+        });
+    OverfittingReport cancelled_report;
+    cancelled_report.periods = periods;
+    cancelled_report.combinations = input.combinations;
+    cancelled_report.cancelled = true;
+    if (cancelled()) return cancelled_report;
+
+    // Scan 2: every combination's out-of-sample Sharpe ratio against the winner's.
+    const std::vector<double> thresholds = cscv_winner_out_of_sample(input, masks, winners);
+    const std::vector<CscvCount> counts = scan_on_cpu(
+        input, masks.size(), CscvCount{0, 0}, options, threads,
+        [&](std::vector<CscvCount>& count, std::uint64_t first, std::uint64_t end) {
+            for (std::size_t s = 0; s < masks.size(); ++s) {
+                const std::uint32_t oos = input.all_periods() & ~masks[s];
+                CscvCount c = count[s];
+                for (std::uint64_t n = first; n < end; ++n) {
+                    cscv_count(c, cscv_sharpe(input.row(n), periods, oos, out_bars[s]), thresholds[s]);
+                }
+                count[s] = c;
+            }
+        },
+        [](CscvCount& into, const CscvCount& other) {
+            into.below += other.below;
+            into.equal += other.equal;
+        });
+    if (cancelled()) return cancelled_report;
+
+    OverfittingReport report = cscv_report(input, masks, winners, counts);
+    report.threads = threads;
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report;
 }

@@ -1,10 +1,13 @@
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "host/validation/cscv_split.h"
 #include "host/validation/period_performance.h"
 
 namespace btforge {
@@ -51,15 +54,20 @@ struct OverfittingReport {
     double degradation_intercept = 0.0;
     double probability_of_loss = 0.0;
     double seconds = 0.0;  // wall time
-    int threads = 1;       // that ran
+    int threads = 1;       // that ran (CPU)
+    std::string device;    // the GPU that ran the scans; "" on the CPU
     bool cancelled = false;
 };
 
 struct OverfittingOptions {
     int threads = 1;
-    std::atomic<std::uint64_t>* splits_done = nullptr;  // progress, optional
-    const std::atomic<bool>* cancel = nullptr;          // optional
+    // Progress, optional: combinations scanned, cscv_scan_total() in all.
+    std::atomic<std::uint64_t>* scanned = nullptr;
+    const std::atomic<bool>* cancel = nullptr;  // optional
 };
+
+// The progress total of N combinations: each is scanned twice (Note [CSCV scan]).
+inline std::uint64_t cscv_scan_total(std::uint64_t combinations) { return 2 * combinations; }
 
 // `returns` holds N rows of S periods, combination-major
 // (returns[n * S + p]). Throws std::invalid_argument for S odd, below 2 or
@@ -69,5 +77,29 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
 
 // The in-sample masks of every split of S periods, in increasing order.
 std::vector<std::uint32_t> cscv_split_masks(int periods);
+
+// The packed input of both scans (Note [CSCV scan]).
+struct CscvInput {
+    int periods = 0;
+    std::uint64_t combinations = 0;
+    std::vector<CscvSums> sums;                          // [combinations * periods]
+    std::array<std::int64_t, kMaxPeriods> bars{};        // per period, the same for every combination
+    std::uint32_t all_periods() const { return (std::uint32_t{1} << periods) - 1; }
+    std::int64_t bars_of(std::uint32_t mask) const;
+    const CscvSums* row(std::uint64_t combination) const { return sums.data() + combination * static_cast<std::uint64_t>(periods); }
+};
+
+// Throws std::invalid_argument as probability_of_backtest_overfitting does,
+// and when the combinations' bar counts of a period differ.
+CscvInput pack_cscv_input(std::span<const PeriodStatistics> returns, int periods);
+
+// The winners' out-of-sample Sharpe ratios: the thresholds of the rank scan.
+std::vector<double> cscv_winner_out_of_sample(const CscvInput& input, std::span<const std::uint32_t> masks,
+                                              std::span<const CscvBest> winners);
+
+// The report from the two scans' merged results, whoever ran them; seconds,
+// threads and device are left for the caller.
+OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint32_t> masks,
+                              std::span<const CscvBest> winners, std::span<const CscvCount> counts);
 
 }  // namespace btforge

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "host/validation/cscv_split.h"
+
 namespace btforge {
 
 namespace {
@@ -29,11 +31,7 @@ Sums sums_of(std::span<const PeriodStatistics> periods, std::uint32_t mask) {
 
 double sharpe_of_periods(std::span<const PeriodStatistics> periods, std::uint32_t mask) {
     const Sums s = sums_of(periods, mask);
-    if (s.bars == 0) return 0.0;
-    const double n = static_cast<double>(s.bars);
-    const double mean = s.sum / n;
-    const double variance = s.sum_squares / n - mean * mean;
-    return variance > 0.0 ? mean / std::sqrt(variance) : 0.0;
+    return sharpe_of_sums(s.sum, s.sum_squares, s.bars);
 }
 
 double sortino_of_periods(std::span<const PeriodStatistics> periods, std::uint32_t mask) {

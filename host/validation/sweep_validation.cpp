@@ -65,7 +65,10 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
         }
     }
     if (request.walk_forward) v.walk_forward = walk_forward(periods, request.n_periods, *request.walk_forward, request.score);
-    if (request.pbo) v.pbo = probability_of_backtest_overfitting(periods, request.n_periods, request.pbo_options);
+    if (request.pbo) {
+        v.pbo = request.overfitting ? request.overfitting(periods, request.n_periods, request.pbo_options)
+                                    : probability_of_backtest_overfitting(periods, request.n_periods, request.pbo_options);
+    }
     return v;
 }
 

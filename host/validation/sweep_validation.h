@@ -55,6 +55,9 @@ struct ValidationRequest {
     std::function<std::vector<double>(std::uint64_t combination_id)> equity_of;
     double initial_equity = 0.0;
     OverfittingOptions pbo_options;
+    // Runs the CSCV elsewhere (a GPU: Note [CSCV scan on the device]) with
+    // the same result; unset: probability_of_backtest_overfitting on the CPU.
+    std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)> overfitting;
 };
 
 // `periods` holds n_periods statistics per combination in run order.

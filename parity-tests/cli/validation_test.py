@@ -119,6 +119,9 @@ class ValidationTest(unittest.TestCase):
             (["--walk-forward", "sideways"], "--walk-forward: expected anchored, anchored:K or rolling:K"),
             (["--periods", "16", "--from", "2024-01-01T00:00", "--to", "2024-01-01T05:00"],
              "--periods 16 needs at least that many bars; the window has 5"),
+            (["--pbo", "--pbo-backend", "gpu"], "--pbo-backend must be auto, cpu or cuda, got 'gpu'"),
+            (["--pbo", "--pbo-backend", "cuda", "--backend", "cpu"],
+             "--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: this sweep runs on cpu"),
         ]
         for extra, text in cases:
             with self.subTest(extra=extra):

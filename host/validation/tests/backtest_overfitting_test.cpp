@@ -167,12 +167,44 @@ TEST_CASE("the report is the same for any thread count") {
     for (std::size_t s = 0; s < one.splits.size(); ++s) CHECK(one.splits[s].logit == many.splits[s].logit);
 }
 
+// Ties, worked by hand (Note [CSCV scan]): combinations 0 and 1 are the
+// same, 2 is worse in both periods. Each split's winner is 0 (the smaller
+// index of the tie); out of sample 2 is below it and 1 ties with it, so
+// ω = (1 + 1 + 1/2) / 4 = 0.625. A combination whose sums are NaN has a
+// Sharpe ratio of 0 (no measurable spread, as the metrics' sharpe): with 0
+// replaced so, 1 wins both splits (Sharpe 3 and 2) over 2 (1 and 0) and 0
+// (0), both below it out of sample: ω = (1 + 2) / 4.
+TEST_CASE("hand-worked: ties go to the smaller combination and count half out of sample; NaN sums score 0") {
+    const std::vector<PeriodStatistics> returns = {
+        period_of({0.02, 0.01}), period_of({0.01, 0.03}),    // 0
+        period_of({0.02, 0.01}), period_of({0.01, 0.03}),    // 1, the same
+        period_of({0.00, 0.01}), period_of({-0.01, 0.01}),   // 2
+    };
+    const OverfittingReport r = probability_of_backtest_overfitting(returns, 2, {});
+    for (const OverfittingSplit& s : r.splits) {
+        CHECK(s.winner == 0);
+        CHECK(s.relative_rank == 0.625);
+    }
+    std::vector<PeriodStatistics> with_nan = returns;
+    with_nan[0].return_sum = std::nan("");
+    with_nan[1].return_sum = std::nan("");
+    const OverfittingReport n = probability_of_backtest_overfitting(with_nan, 2, {});
+    for (const OverfittingSplit& s : n.splits) {
+        CHECK(s.winner == 1);
+        CHECK(s.relative_rank == 0.75);
+    }
+}
+
 TEST_CASE("inputs that are not a CSCV are refused") {
     const std::vector<PeriodStatistics> six(6);
     CHECK_THROWS_AS(probability_of_backtest_overfitting(six, 3, {}), std::invalid_argument);
     CHECK_THROWS_AS(probability_of_backtest_overfitting(six, 4, {}), std::invalid_argument);
     CHECK_THROWS_AS(probability_of_backtest_overfitting({}, 2, {}), std::invalid_argument);
     CHECK_THROWS_AS(probability_of_backtest_overfitting(std::vector<PeriodStatistics>(36), 18, {}), std::invalid_argument);
+    // The periods cut one window: a combination with other bar counts is not from the same sweep.
+    std::vector<PeriodStatistics> ragged = {period_of({0.01, 0.02}), period_of({0.01}), period_of({0.01, 0.02}),
+                                            period_of({0.01, 0.02})};
+    CHECK_THROWS_AS(probability_of_backtest_overfitting(ragged, 2, {}), std::invalid_argument);
 }
 
 // Monte Carlo, no edge: 100 strategies of normal bar returns, S = 8 periods

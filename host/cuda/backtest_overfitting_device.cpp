@@ -154,13 +154,20 @@ OverfittingReport probability_of_backtest_overfitting_on_device(const CudaDriver
     launch.chunk = grid.chunk;
     launch.splits = splits;
     launch.periods = periods;
+    const Stream stream(driver);
+    const Event start(driver);
+    const Event stop(driver);
+    double scan_seconds = 0.0;
     const auto run = [&](CUfunction kernel, const char* name) {
         void* parameters[] = {&launch};
+        start.record(stream);
         driver.check(api.cuLaunchKernel(kernel, grid.split_blocks, grid.chunks, 1, device::kCscvThreads, 1, 1, 0,
-                                        nullptr, parameters, nullptr),
+                                        stream.get(), parameters, nullptr),
                      std::string("launching ") + name + " (" + std::to_string(grid.split_blocks) + " x " +
                          std::to_string(grid.chunks) + " blocks)");
-        driver.check(api.cuCtxSynchronize(), std::string("running ") + name);
+        stop.record(stream);
+        stream.synchronize(std::string("running ") + name);
+        scan_seconds += elapsed_milliseconds(driver, start, stop) / 1000.0;
         if (options.scanned != nullptr) options.scanned->fetch_add(input.combinations);
     };
     OverfittingReport cancelled;
@@ -196,6 +203,7 @@ OverfittingReport probability_of_backtest_overfitting_on_device(const CudaDriver
 
     OverfittingReport report = cscv_report(input, masks, winners, merge_cscv_counts(count, splits));
     report.device = info.name + " (cuda)";
+    report.scan_seconds = scan_seconds;
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report;
 }

@@ -88,7 +88,8 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         for (const OverfittingSplit& s : p.splits) logits.push_back(s.logit);
         out << "\nprobability of backtest overfitting (CSCV, " << p.splits.size() << " splits of " << p.periods
             << " periods, every combination, " << cell(p.seconds, 2) << " s on "
-            << (p.device.empty() ? std::to_string(p.threads) + " threads" : p.device) << "): PBO " << cell(p.pbo, 3)
+            << (p.device.empty() ? std::to_string(p.threads) + " threads" : p.device) << ", the scans "
+            << cell(p.scan_seconds, 2) << " s): PBO " << cell(p.pbo, 3)
             << "\n"
             << "  logit of the winner's out-of-sample rank: 5% " << cell(quantile(logits, 0.05), 2) << ", median "
             << cell(quantile(logits, 0.5), 2) << ", 95% " << cell(quantile(logits, 0.95), 2)

@@ -171,6 +171,7 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
     }
     const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(); };
     int threads = 1;
+    const auto scans_started = std::chrono::steady_clock::now();
 
     // Scan 1: the in-sample winners.
     const std::vector<CscvBest> winners = scan_on_cpu(
@@ -212,9 +213,11 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
             into.equal += other.equal;
         });
     if (cancelled()) return cancelled_report;
+    const double scan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - scans_started).count();
 
     OverfittingReport report = cscv_report(input, masks, winners, counts);
     report.threads = threads;
+    report.scan_seconds = scan_seconds;
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report;
 }

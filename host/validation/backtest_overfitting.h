@@ -53,7 +53,8 @@ struct OverfittingReport {
     double degradation_slope = 0.0;    // out-of-sample Sharpe per unit of in-sample Sharpe of the winner
     double degradation_intercept = 0.0;
     double probability_of_loss = 0.0;
-    double seconds = 0.0;  // wall time
+    double seconds = 0.0;       // wall time: packing, both scans, the report (and a GPU's context and copies)
+    double scan_seconds = 0.0;  // the two scans alone (on a GPU: its kernels, by events)
     int threads = 1;       // that ran (CPU)
     std::string device;    // the GPU that ran the scans; "" on the CPU
     bool cancelled = false;

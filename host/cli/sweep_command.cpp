@@ -33,6 +33,29 @@ namespace {
 // The top rows are kept in memory whole; beyond a million a user wants the
 // files, which --all-rows streams (Note [Rows spooled to disk]).
 constexpr std::size_t kMaxTopRows = 1'000'000;
+// --rank-by dsr replays each kept row on the CPU for its metrics.
+constexpr std::size_t kMaxDeflatedTopRows = 1'000;
+
+// Where each of `ids` ran (its ordinal, the index of its period statistics):
+// the id itself in a full sweep; a random one is searched (Note [Random
+// combinations without materializing]).
+std::vector<SweepRowRef> rows_of(const CombinationSpace& space, const std::vector<std::uint64_t>& ids) {
+    std::vector<SweepRowRef> rows;
+    for (std::uint64_t id : ids) rows.push_back({id, id});
+    if (!space.is_random()) return rows;
+    for (SweepRowRef& row : rows) row.ordinal = space.count();
+    std::size_t found = 0;
+    for (std::uint64_t ordinal = 0; ordinal < space.count() && found < rows.size(); ++ordinal) {
+        const std::uint64_t id = space.combination_id(ordinal);
+        for (SweepRowRef& row : rows) {
+            if (row.combination_id == id && row.ordinal == space.count()) {
+                row.ordinal = ordinal;
+                ++found;
+            }
+        }
+    }
+    return rows;
+}
 
 }  // namespace
 
@@ -54,7 +77,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
     po::options_description options;
     po::options_description sweep("Sweep");
     sweep.add_options()
-        ("rank-by", po::value(&rank_by)->default_value(rank_by), "metric to rank by (any column of SPEC §7)")
+        ("rank-by", po::value(&rank_by)->default_value(rank_by),
+         "metric to rank by: any column of SPEC §7, or dsr (the deflated Sharpe ratio against every combination "
+         "of the sweep, from the period statistics; the kept rows are replayed on the CPU for their metrics)")
         ("top", po::value(&top_n)->default_value(top_n),
          ("rows to keep and print, 1.." + std::to_string(kMaxTopRows) + " (--all-rows writes every row)").c_str())
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
@@ -84,11 +109,14 @@ int run_sweep_command(const std::vector<std::string>& args) {
                             options)) {
         return kExitOk;
     }
-    const MetricColumn* metric = find_metric_column(rank_by);
+    // Note [Validation of a sweep]: dsr ranks after the sweep; the sweep
+    // itself keeps its sharpe order, which is also what the table shows.
+    const bool rank_by_dsr = rank_by == "dsr";
+    const MetricColumn* metric = find_metric_column(rank_by_dsr ? "sharpe" : rank_by);
     if (metric == nullptr) {
         std::string known;
         for (const MetricColumn& m : metric_columns()) known += (known.empty() ? "" : ", ") + std::string(m.name);
-        throw po::error("unknown metric '" + rank_by + "' for --rank-by (one of: " + known + ")");
+        throw po::error("unknown metric '" + rank_by + "' for --rank-by (one of: " + known + ", dsr)");
     }
     if (top_n < 1 || top_n > static_cast<long long>(kMaxTopRows)) {
         throw po::error("--top must be in 1.." + std::to_string(kMaxTopRows) + ", got " + std::to_string(top_n) +
@@ -108,7 +136,15 @@ int run_sweep_command(const std::vector<std::string>& args) {
                             "sharpe, sortino or total_return (got " + rank_by + ")");
         }
     }
-    if (periods < 0) periods = pbo || walk_forward_plan ? kMaxPeriods : 0;
+    if (rank_by_dsr) {
+        if (periods == 0) throw po::error("--rank-by dsr needs the period statistics: --periods must be 1..16, got 0");
+        if (all_rows) throw po::error("--rank-by dsr ranks the kept rows after the sweep; --all-rows cannot be ranked so");
+        if (static_cast<std::size_t>(top_n) > kMaxDeflatedTopRows) {
+            throw po::error("--rank-by dsr replays each kept row on the CPU: --top at most " +
+                            std::to_string(kMaxDeflatedTopRows) + ", got " + std::to_string(top_n));
+        }
+    }
+    if (periods < 0) periods = pbo || walk_forward_plan || rank_by_dsr ? kMaxPeriods : 0;
     if (periods > kMaxPeriods) {
         throw po::error("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
     }
@@ -226,24 +262,33 @@ int run_sweep_command(const std::vector<std::string>& args) {
         request.pbo = pbo;
         request.walk_forward = walk_forward_plan;
         if (walk_forward_metric) request.score = *walk_forward_metric;
-        for (std::size_t i = 0; i < std::min<std::size_t>(outcome.top.size(), 10); ++i) {
-            request.top_rows.push_back(outcome.top[i].combination_id);
+        if (rank_by_dsr) {
+            // The rows of highest deflated Sharpe ratio, their metrics from
+            // the CPU reference (the same bits as the sweep's rows: parity).
+            const std::vector<SweepRowRef> ranked = rank_by_deflated_sharpe(
+                outcome.periods, periods, static_cast<std::size_t>(top_n),
+                [&space](std::uint64_t ordinal) { return space.combination_id(ordinal); });
+            outcome.top.clear();
+            for (const SweepRowRef& row : ranked) {
+                std::vector<double> row_values(strategy.spec.parameters.size());
+                space.decode(row.combination_id, row_values);
+                std::vector<std::vector<double>> single;
+                for (double v : row_values) single.push_back({v});
+                const SeriesCache own = SeriesCache::build(strategy.spec, market, single, 1);
+                SweepJob replay = job;
+                replay.series = &own;
+                replay.account.n_periods = 0;
+                outcome.top.push_back(ResultRow{row.combination_id, run_combination(replay, row_values, nullptr, nullptr)});
+            }
+            request.top_rows = ranked;
+        } else {
+            std::vector<std::uint64_t> ids;
+            for (std::size_t i = 0; i < std::min<std::size_t>(outcome.top.size(), 10); ++i) {
+                ids.push_back(outcome.top[i].combination_id);
+            }
+            request.top_rows = rows_of(space, ids);
         }
-        request.initial_equity = job.account.initial_equity;
-        // Each top row replayed on the CPU reference, with its own series.
-        request.equity_of = [&](std::uint64_t id) {
-            std::vector<double> row_values(strategy.spec.parameters.size());
-            space.decode(id, row_values);
-            std::vector<std::vector<double>> single;
-            for (double v : row_values) single.push_back({v});
-            const SeriesCache own = SeriesCache::build(strategy.spec, market, single, 1);
-            SweepJob replay = job;
-            replay.series = &own;
-            replay.account.n_periods = 0;
-            std::vector<double> equity(static_cast<std::size_t>(window.n_bars));
-            run_combination(replay, row_values, nullptr, equity.data());
-            return equity;
-        };
+        if (request.top_rows.size() > 10) request.top_rows.resize(10);
         std::atomic<std::uint64_t> scanned{0};
         request.pbo_options.threads = threads;
         request.pbo_options.scanned = &scanned;

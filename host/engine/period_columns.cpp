@@ -8,6 +8,8 @@ constexpr PeriodColumn kColumns[] = {
     {"return_sum", false, [](const PeriodStatistics& p) { return p.return_sum; }},
     {"return_sum_squares", false, [](const PeriodStatistics& p) { return p.return_sum_squares; }},
     {"downside_sum_squares", false, [](const PeriodStatistics& p) { return p.downside_sum_squares; }},
+    {"return_sum_cubes", false, [](const PeriodStatistics& p) { return p.return_sum_cubes; }},
+    {"return_sum_fourths", false, [](const PeriodStatistics& p) { return p.return_sum_fourths; }},
     {"start_equity", false, [](const PeriodStatistics& p) { return p.start_equity; }},
     {"end_equity", false, [](const PeriodStatistics& p) { return p.end_equity; }},
     {"max_drawdown", false, [](const PeriodStatistics& p) { return p.max_drawdown; }},
@@ -20,7 +22,7 @@ constexpr PeriodColumn kColumns[] = {
     {"wins", true, [](const PeriodStatistics& p) { return static_cast<double>(p.wins); }},
 };
 // The list above names every field but `reserved`: a new one must join it.
-static_assert(sizeof(PeriodStatistics) == 10 * sizeof(double) + 4 * sizeof(int), "a period field was added: list it");
+static_assert(sizeof(PeriodStatistics) == 12 * sizeof(double) + 4 * sizeof(int), "a period field was added: list it");
 
 }  // namespace
 

@@ -11,6 +11,8 @@ namespace {
 struct Sums {
     double sum = 0.0;
     double sum_squares = 0.0;
+    double sum_cubes = 0.0;
+    double sum_fourths = 0.0;
     double downside = 0.0;
     std::int64_t bars = 0;
 };
@@ -21,6 +23,8 @@ Sums sums_of(std::span<const PeriodStatistics> periods, std::uint32_t mask) {
         if ((mask >> p & 1u) == 0) continue;
         s.sum += periods[p].return_sum;
         s.sum_squares += periods[p].return_sum_squares;
+        s.sum_cubes += periods[p].return_sum_cubes;
+        s.sum_fourths += periods[p].return_sum_fourths;
         s.downside += periods[p].downside_sum_squares;
         s.bars += periods[p].bars;
     }
@@ -39,6 +43,24 @@ double sortino_of_periods(std::span<const PeriodStatistics> periods, std::uint32
     if (s.bars == 0 || !(s.downside > 0.0)) return 0.0;
     const double n = static_cast<double>(s.bars);
     return s.sum / n / std::sqrt(s.downside / n);
+}
+
+ReturnMoments moments_of_periods(std::span<const PeriodStatistics> periods, std::uint32_t mask) {
+    const Sums s = sums_of(periods, mask);
+    ReturnMoments m{sharpe_of_sums(s.sum, s.sum_squares, s.bars), 0.0, 3.0, s.bars};
+    if (s.bars == 0) return m;
+    const double n = static_cast<double>(s.bars);
+    const double mean = s.sum / n;
+    const double a2 = s.sum_squares / n;
+    const double a3 = s.sum_cubes / n;
+    const double a4 = s.sum_fourths / n;
+    const double m2 = a2 - mean * mean;
+    if (!(m2 > 0.0)) return m;
+    const double m3 = a3 - 3.0 * mean * a2 + 2.0 * mean * mean * mean;
+    const double m4 = a4 - 4.0 * mean * a3 + 6.0 * mean * mean * a2 - 3.0 * mean * mean * mean * mean;
+    m.skewness = m3 / (m2 * std::sqrt(m2));
+    m.kurtosis = m4 / (m2 * m2);
+    return m;
 }
 
 double return_of_periods(std::span<const PeriodStatistics> periods, int first, int last) {

@@ -78,13 +78,15 @@ ReturnMoments moments_of_returns(std::span<const double> r) {
     return m;
 }
 
-double probabilistic_sharpe_ratio(const ReturnMoments& m, double benchmark) {
+double probabilistic_sharpe_statistic(const ReturnMoments& m, double benchmark) {
     if (m.observations < 2) return std::numeric_limits<double>::quiet_NaN();
     const double spread = 1.0 - m.skewness * m.sharpe + (m.kurtosis - 1.0) / 4.0 * m.sharpe * m.sharpe;
     if (!(spread > 0.0)) return std::numeric_limits<double>::quiet_NaN();
-    const double z =
-        (m.sharpe - benchmark) * std::sqrt(static_cast<double>(m.observations - 1)) / std::sqrt(spread);
-    return normal_cdf(z);
+    return (m.sharpe - benchmark) * std::sqrt(static_cast<double>(m.observations - 1)) / std::sqrt(spread);
+}
+
+double probabilistic_sharpe_ratio(const ReturnMoments& m, double benchmark) {
+    return normal_cdf(probabilistic_sharpe_statistic(m, benchmark));
 }
 
 double expected_maximum_sharpe(double trials, double variance) {

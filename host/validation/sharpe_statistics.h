@@ -47,6 +47,10 @@ ReturnMoments moments_of_returns(std::span<const double> returns);
 // sample too skewed for the normal approximation).
 double probabilistic_sharpe_ratio(const ReturnMoments& observed, double benchmark);
 
+// The z of that formula, PSR = Φ(z): the same order as the PSR but without
+// its saturation at 0 and 1 (what --rank-by dsr sorts by). NaN where the PSR is.
+double probabilistic_sharpe_statistic(const ReturnMoments& observed, double benchmark);
+
 // E[max SR] of `trials` independent trials whose Sharpe ratios have mean 0
 // and `variance` across trials (2014, eq. 8, after the False Strategy
 // Theorem): sqrt(V) ((1 - γ) Φ⁻¹(1 - 1/N) + γ Φ⁻¹(1 - 1/(N e))), γ the

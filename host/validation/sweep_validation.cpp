@@ -1,5 +1,6 @@
 #include "host/validation/sweep_validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -23,28 +24,16 @@ std::string fixed(double x, int digits) {
 
 }  // namespace
 
-ReturnMoments return_moments(std::span<const double> equity, double initial_equity) {
-    std::vector<double> r;
-    r.reserve(equity.size());
-    double previous = initial_equity;
-    for (double e : equity) {
-        r.push_back(previous > 0.0 && e - previous != 0.0 ? e / previous - 1.0 : 0.0);
-        previous = e;
-    }
-    return moments_of_returns(r);
-}
-
-SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const ValidationRequest& request) {
-    SweepValidation v;
-    v.n_periods = request.n_periods;
-    const std::size_t width = static_cast<std::size_t>(request.n_periods);
-    if (width == 0 || periods.size() % width != 0) return v;
-    v.trials = periods.size() / width;
-    const std::uint32_t all = request.n_periods >= 32 ? ~0u : (std::uint32_t{1} << request.n_periods) - 1;
+SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods) {
+    SweepTrials t;
+    const std::size_t width = static_cast<std::size_t>(n_periods);
+    if (width == 0 || periods.size() % width != 0) return t;
+    t.trials = periods.size() / width;
+    const std::uint32_t all = (std::uint32_t{1} << n_periods) - 1;
     // Welford over every combination's whole-window Sharpe ratio.
     double mean = 0.0, m2 = 0.0;
     std::uint64_t counted = 0;
-    for (std::uint64_t n = 0; n < v.trials; ++n) {
+    for (std::uint64_t n = 0; n < t.trials; ++n) {
         const double s = sharpe_of_periods(periods.subspan(n * width, width), all);
         if (!std::isfinite(s)) continue;
         ++counted;
@@ -52,18 +41,69 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
         mean += delta / static_cast<double>(counted);
         m2 += delta * (s - mean);
     }
-    v.sharpe_variance = counted > 1 ? m2 / static_cast<double>(counted - 1) : 0.0;
-    v.expected_max_sharpe = expected_maximum_sharpe(static_cast<double>(v.trials), v.sharpe_variance);
-    if (request.equity_of) {
-        for (std::uint64_t id : request.top_rows) {
-            DeflatedRow row;
-            row.combination_id = id;
-            row.moments = return_moments(request.equity_of(id), request.initial_equity);
-            row.psr = probabilistic_sharpe_ratio(row.moments, 0.0);
-            row.dsr = probabilistic_sharpe_ratio(row.moments, v.expected_max_sharpe);
-            v.deflated.push_back(row);
+    t.sharpe_variance = counted > 1 ? m2 / static_cast<double>(counted - 1) : 0.0;
+    t.expected_max_sharpe = expected_maximum_sharpe(static_cast<double>(t.trials), t.sharpe_variance);
+    return t;
+}
+
+DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods, const SweepTrials& trials,
+                        SweepRowRef ref) {
+    const std::size_t width = static_cast<std::size_t>(n_periods);
+    DeflatedRow row;
+    row.combination_id = ref.combination_id;
+    row.moments = moments_of_periods(periods.subspan(ref.ordinal * width, width), (std::uint32_t{1} << n_periods) - 1);
+    row.psr = probabilistic_sharpe_ratio(row.moments, 0.0);
+    row.dsr = probabilistic_sharpe_ratio(row.moments, trials.expected_max_sharpe);
+    return row;
+}
+
+std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
+                                                 std::size_t top_n,
+                                                 const std::function<std::uint64_t(std::uint64_t)>& combination_id) {
+    const SweepTrials trials = sweep_trials(periods, n_periods);
+    const std::size_t width = static_cast<std::size_t>(n_periods);
+    const std::uint32_t all = (std::uint32_t{1} << n_periods) - 1;
+    struct Ranked {
+        double z;
+        SweepRowRef row;
+    };
+    // NaN last, then higher z, then the smaller id: Note [Deterministic ranking].
+    const auto before = [](const Ranked& a, const Ranked& b) {
+        const bool a_nan = std::isnan(a.z);
+        const bool b_nan = std::isnan(b.z);
+        if (a_nan != b_nan) return b_nan;
+        if (!a_nan && a.z != b.z) return a.z > b.z;
+        return a.row.combination_id < b.row.combination_id;
+    };
+    std::vector<Ranked> top;  // a heap: its front is the worst kept
+    for (std::uint64_t n = 0; n < trials.trials; ++n) {
+        const ReturnMoments m = moments_of_periods(periods.subspan(n * width, width), all);
+        const Ranked r{probabilistic_sharpe_statistic(m, trials.expected_max_sharpe), {n, combination_id(n)}};
+        if (top.size() < top_n) {
+            top.push_back(r);
+            std::push_heap(top.begin(), top.end(), before);
+        } else if (top_n > 0 && before(r, top.front())) {
+            std::pop_heap(top.begin(), top.end(), before);
+            top.back() = r;
+            std::push_heap(top.begin(), top.end(), before);
         }
     }
+    std::sort(top.begin(), top.end(), before);
+    std::vector<SweepRowRef> rows;
+    for (const Ranked& r : top) rows.push_back(r.row);
+    return rows;
+}
+
+SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const ValidationRequest& request) {
+    SweepValidation v;
+    v.n_periods = request.n_periods;
+    const std::size_t width = static_cast<std::size_t>(request.n_periods);
+    if (width == 0 || periods.size() % width != 0) return v;
+    const SweepTrials trials = sweep_trials(periods, request.n_periods);
+    v.trials = trials.trials;
+    v.sharpe_variance = trials.sharpe_variance;
+    v.expected_max_sharpe = trials.expected_max_sharpe;
+    for (const SweepRowRef& row : request.top_rows) v.deflated.push_back(deflate_row(periods, request.n_periods, trials, row));
     if (request.walk_forward) v.walk_forward = walk_forward(periods, request.n_periods, *request.walk_forward, request.score);
     if (request.pbo) {
         v.pbo = request.overfitting ? request.overfitting(periods, request.n_periods, request.pbo_options)

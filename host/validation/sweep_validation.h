@@ -22,10 +22,16 @@ namespace btforge {
 //   - walk-forward optimization (Note [Walk-forward from period statistics]);
 //   - the deflated Sharpe ratio of the top rows: the trials are every
 //     combination of the sweep, their Sharpe ratios' variance is taken over
-//     all of them (per bar, from the period sums), and each top row's
-//     skewness and kurtosis come from its per-bar returns, replayed on the
-//     CPU reference (the same bits as its row);
+//     all of them, and each row's Sharpe ratio, skewness and kurtosis come
+//     from its period power sums (Note [Moments from power sums]), kernel
+//     outputs like its metrics; all per bar;
 //   - a verdict in words.
+
+// A row of the sweep: where its period statistics are (run order) and its id.
+struct SweepRowRef {
+    std::uint64_t ordinal = 0;
+    std::uint64_t combination_id = 0;
+};
 
 struct DeflatedRow {
     std::uint64_t combination_id = 0;
@@ -49,11 +55,7 @@ struct ValidationRequest {
     bool pbo = false;
     std::optional<WalkForwardPlan> walk_forward;
     WalkForwardScore score = WalkForwardScore::Sharpe;
-    std::vector<std::uint64_t> top_rows;  // combination ids to deflate, best first
-    // The per-bar equity of a combination (the CPU reference's replay) and
-    // the initial equity it starts from.
-    std::function<std::vector<double>(std::uint64_t combination_id)> equity_of;
-    double initial_equity = 0.0;
+    std::vector<SweepRowRef> top_rows;  // rows to deflate, best first
     OverfittingOptions pbo_options;
     // Runs the CSCV elsewhere (a GPU: Note [CSCV scan on the device]) with
     // the same result; unset: probability_of_backtest_overfitting on the CPU.
@@ -63,10 +65,27 @@ struct ValidationRequest {
 // `periods` holds n_periods statistics per combination in run order.
 SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const ValidationRequest& request);
 
-// The moments of the per-bar returns of an equity curve, r = e / e_prev - 1
-// from `initial_equity` on, and 0 after a non-positive equity (as the
-// metrics count a ruined account).
-ReturnMoments return_moments(std::span<const double> equity, double initial_equity);
+// The trials of a sweep for the deflated Sharpe ratio: how many, the
+// variance of their whole-window Sharpe ratios (per bar), and the expected
+// maximum of that many trials with that variance.
+struct SweepTrials {
+    std::uint64_t trials = 0;
+    double sharpe_variance = 0.0;
+    double expected_max_sharpe = 0.0;
+};
+SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods);
+
+// The deflated Sharpe ratio of row `ordinal` against `trials`.
+DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods, const SweepTrials& trials,
+                        SweepRowRef row);
+
+// --rank-by dsr: the ordinals of the `top_n` rows of highest deflated Sharpe
+// ratio, best first, by its z statistic (probabilistic_sharpe_statistic:
+// the DSR's order without its saturation at 0 and 1); ties, NaN last, by
+// the smaller `combination_id(ordinal)`.
+std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
+                                                 std::size_t top_n,
+                                                 const std::function<std::uint64_t(std::uint64_t)>& combination_id);
 
 // One paragraph a user can act on: how likely the ranking is overfit, and
 // whether the best row's Sharpe ratio survives deflation.

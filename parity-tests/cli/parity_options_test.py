@@ -36,7 +36,8 @@ class PeriodOptions(e2e.CliTestCase):
         p = self.btforge("parity", "--backend", "emu", "--strategy", "sma_cross", "--bars", "400", "--symbols", "2",
                          "--combinations", "50", "--periods", "5")
         self.assertIn("period statistics: 5 per combination", p.stdout)
-        for field in ("return_sum", "return_sum_squares", "downside_sum_squares", "start_equity", "end_equity",
+        for field in ("return_sum", "return_sum_squares", "downside_sum_squares", "return_sum_cubes",
+                      "return_sum_fourths", "start_equity", "end_equity",
                       "max_drawdown", "gross_profit", "gross_loss", "fees", "funding", "bars", "trades", "wins"):
             self.assertRegex(p.stdout, r"period\.%s +250/250 " % field)
         p = self.btforge("parity", "--backend", "emu", "--strategy", "sma_cross", "--bars", "400", "--symbols", "2",

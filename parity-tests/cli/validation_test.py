@@ -103,6 +103,23 @@ class ValidationTest(unittest.TestCase):
         self.assertNotIn("pbo", doc)
         self.assertNotIn("walk_forward", doc)
 
+    def test_rank_by_dsr_keeps_the_rows_of_highest_deflated_sharpe(self):
+        p = self.sweep("dsr", "--periods", "6", "--rank-by", "dsr", "--top", "8")
+        self.sweep("all", "--periods", "6", "--all-rows")
+        with open(self.path("dsr.validation.json")) as f:
+            doc = json.load(f)
+        kept = read_csv(self.path("dsr.csv"))
+        every = {int(r["combination_id"]): r for r in read_csv(self.path("all.csv"))}
+        self.assertEqual(len(kept), 8)
+        # The rows, replayed on the CPU for their metrics, are the sweep's rows.
+        for row in kept:
+            self.assertEqual({k: v for k, v in row.items() if k != "rank"},
+                             {k: v for k, v in every[int(row["combination_id"])].items() if k != "rank"})
+        deflated = doc["deflated_sharpe"]
+        self.assertEqual([d["combination_id"] for d in deflated], [int(r["combination_id"]) for r in kept])
+        self.assertEqual([d["dsr"] for d in deflated], sorted((d["dsr"] for d in deflated), reverse=True))
+        self.assertIn("rows ranked by dsr", p.stdout)
+
     def test_cpu_and_emu_write_the_same_validation(self):
         self.sweep("cpu", "--walk-forward", "anchored:2", "--pbo", "--periods", "6", "--backend", "cpu")
         self.sweep("emu", "--walk-forward", "anchored:2", "--pbo", "--periods", "6", "--backend", "emu")
@@ -119,6 +136,9 @@ class ValidationTest(unittest.TestCase):
             (["--walk-forward", "sideways"], "--walk-forward: expected anchored, anchored:K or rolling:K"),
             (["--periods", "16", "--from", "2024-01-01T00:00", "--to", "2024-01-01T05:00"],
              "--periods 16 needs at least that many bars; the window has 5"),
+            (["--rank-by", "dsr", "--all-rows"], "--rank-by dsr ranks the kept rows after the sweep"),
+            (["--rank-by", "dsr", "--periods", "0"], "--rank-by dsr needs the period statistics"),
+            (["--rank-by", "dsr", "--top", "1001"], "--rank-by dsr replays each kept row on the CPU: --top at most 1000"),
             (["--pbo", "--pbo-backend", "gpu"], "--pbo-backend must be auto, cpu or cuda, got 'gpu'"),
             (["--pbo", "--pbo-backend", "cuda", "--backend", "cpu"],
              "--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: this sweep runs on cpu"),

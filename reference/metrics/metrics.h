@@ -92,6 +92,8 @@ struct BT_KERNEL MetricsAccumulator {
     BT_COLD double period_sum;
     BT_COLD double period_sum_squares;
     BT_COLD double period_downside;
+    BT_COLD double period_sum_cubes;
+    BT_COLD double period_sum_fourths;
     BT_COLD double period_start_equity;
     BT_COLD double period_peak;
     BT_COLD double period_max_drawdown;
@@ -113,6 +115,8 @@ BT_KERNEL inline void period_begin(MetricsAccumulator& acc, double start_equity,
     acc.period_sum = 0.0;
     acc.period_sum_squares = 0.0;
     acc.period_downside = 0.0;
+    acc.period_sum_cubes = 0.0;
+    acc.period_sum_fourths = 0.0;
     acc.period_start_equity = start_equity;
     acc.period_peak = start_equity;
     acc.period_max_drawdown = 0.0;
@@ -171,6 +175,8 @@ BT_KERNEL inline void period_finish(MetricsAccumulator& acc, double equity, doub
     out.return_sum = acc.period_sum;
     out.return_sum_squares = acc.period_sum_squares;
     out.downside_sum_squares = acc.period_downside;
+    out.return_sum_cubes = acc.period_sum_cubes;
+    out.return_sum_fourths = acc.period_sum_fourths;
     out.start_equity = acc.period_start_equity;
     out.end_equity = equity;
     out.max_drawdown = acc.period_max_drawdown;
@@ -221,9 +227,12 @@ BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equit
     record_drawdown(acc.peak_equity, equity, acc.max_drawdown);
     if (has_position != 0) acc.bars_exposed += 1;
     if (acc.n_periods != 0) {
+        double r2 = r * r;
         acc.period_sum += r;
-        acc.period_sum_squares += r * r;
-        if (r < 0.0) acc.period_downside += r * r;
+        acc.period_sum_squares += r2;
+        acc.period_sum_cubes += r2 * r;
+        acc.period_sum_fourths += r2 * r2;
+        if (r < 0.0) acc.period_downside += r2;
         if (equity > acc.period_peak) acc.period_peak = equity;
         double period_record = acc.period_max_drawdown;
         record_drawdown(acc.period_peak, equity, period_record);

@@ -16,6 +16,10 @@ namespace btforge {
 // every combination, without the bars:
 //   return_sum, return_sum_squares, downside_sum_squares: Σ r, Σ r², Σ min(r, 0)²
 //     of the per-bar returns r (as the metrics define them) of its bars;
+//   return_sum_cubes, return_sum_fourths: Σ r³, Σ r⁴, from which the
+//     skewness and kurtosis of any union of periods follow (the deflated
+//     Sharpe ratio needs them: Note [Moments from power sums] in host/
+//     validation/period_performance.h);
 //   start_equity: marked at the close before its first bar (the initial
 //     equity for period 0); end_equity: at the close of its last bar;
 //   max_drawdown: the largest fall of close-marked equity from its highest
@@ -36,6 +40,8 @@ struct BT_KERNEL PeriodStatistics {
     double return_sum;
     double return_sum_squares;
     double downside_sum_squares;
+    double return_sum_cubes;
+    double return_sum_fourths;
     double start_equity;
     double end_equity;
     double max_drawdown;

@@ -109,6 +109,9 @@ TEST_CASE("period statistics of a hand-worked path") {
     CHECK(a.return_sum == doctest::Approx(0.0).scale(1.0).epsilon(1e-15));
     CHECK(a.return_sum_squares == doctest::Approx(0.02).epsilon(1e-12));
     CHECK(a.downside_sum_squares == doctest::Approx(0.01).epsilon(1e-12));
+    // r = +0.1, -0.1: the cubes cancel, the fourth powers add.
+    CHECK(a.return_sum_cubes == doctest::Approx(0.0).scale(1.0).epsilon(1e-15));
+    CHECK(a.return_sum_fourths == doctest::Approx(0.0002).epsilon(1e-12));
     CHECK(a.start_equity == 100.0);
     CHECK(a.end_equity == 99.0);
     CHECK(a.max_drawdown == doctest::Approx(0.1).epsilon(1e-12));

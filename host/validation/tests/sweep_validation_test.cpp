@@ -1,0 +1,99 @@
+// Note [Validation of a sweep]: the deflated rows and --rank-by dsr.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "host/validation/period_performance.h"
+#include "host/validation/sweep_validation.h"
+
+namespace btforge {
+namespace {
+
+PeriodStatistics period_of(const std::vector<double>& r) {
+    PeriodStatistics p{};
+    for (double x : r) {
+        p.return_sum += x;
+        p.return_sum_squares += x * x;
+        p.return_sum_cubes += x * x * x;
+        p.return_sum_fourths += x * x * x * x;
+    }
+    p.bars = static_cast<int>(r.size());
+    return p;
+}
+
+// 40 combinations x 4 periods of 50 bars: normal returns with drifts from
+// -0.1 to 0.3 per bar standard deviation, every fifth with rare large
+// losses (negative skewness, fat tails), which the DSR punishes.
+std::vector<PeriodStatistics> sweep_of(std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::normal_distribution<double> normal;
+    std::uniform_real_distribution<double> uniform;
+    std::vector<PeriodStatistics> out;
+    for (int n = 0; n < 40; ++n) {
+        const double drift = -0.1 + 0.01 * n;
+        for (int p = 0; p < 4; ++p) {
+            std::vector<double> bars;
+            for (int b = 0; b < 50; ++b) {
+                const double crash = n % 5 == 0 && uniform(random) < 0.03 ? -0.04 : 0.0;
+                bars.push_back(0.01 * (normal(random) + drift) + crash);
+            }
+            out.push_back(period_of(bars));
+        }
+    }
+    return out;
+}
+
+TEST_CASE("rank_by_deflated_sharpe: the order of the DSR's z statistic, best first, ties by id") {
+    std::vector<PeriodStatistics> periods = sweep_of(8);
+    // Combination 39 duplicates 38: they tie, and the smaller id wins the tie.
+    std::copy_n(periods.begin() + 38 * 4, 4, periods.begin() + 39 * 4);
+    const auto id_of = [](std::uint64_t ordinal) { return 1000 - ordinal; };  // ids in reverse: 39 has the smaller
+    const SweepTrials trials = sweep_trials(periods, 4);
+    CHECK(trials.trials == 40);
+    CHECK(trials.expected_max_sharpe > 0.0);
+
+    // The oracle: every row's z, sorted plainly.
+    std::vector<std::pair<double, std::uint64_t>> z;
+    for (std::uint64_t n = 0; n < 40; ++n) {
+        const ReturnMoments m = moments_of_periods(std::span(periods).subspan(n * 4, 4), 0b1111);
+        z.emplace_back(probabilistic_sharpe_statistic(m, trials.expected_max_sharpe), n);
+    }
+    std::stable_sort(z.begin(), z.end(), [&](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : id_of(a.second) < id_of(b.second);
+    });
+    const std::vector<SweepRowRef> top = rank_by_deflated_sharpe(periods, 4, 10, id_of);
+    REQUIRE(top.size() == 10);
+    for (std::size_t i = 0; i < top.size(); ++i) {
+        CAPTURE(i);
+        CHECK(top[i].ordinal == z[i].second);
+        CHECK(top[i].combination_id == id_of(z[i].second));
+    }
+    const auto pos38 = std::find_if(top.begin(), top.end(), [](const SweepRowRef& r) { return r.ordinal == 38; });
+    const auto pos39 = std::find_if(top.begin(), top.end(), [](const SweepRowRef& r) { return r.ordinal == 39; });
+    REQUIRE(pos38 != top.end());
+    CHECK(pos39 + 1 == pos38);
+
+    // The DSR is monotone in z: the deflated rows come out in order.
+    double previous = 2.0;
+    for (const SweepRowRef& r : top) {
+        const DeflatedRow d = deflate_row(periods, 4, trials, r);
+        CHECK(d.dsr <= previous);
+        CHECK(d.dsr <= d.psr);
+        previous = d.dsr;
+    }
+    // The crash-prone rows (n % 5 == 0) lose places to rows of lower Sharpe ratio.
+    bool reordered = false;
+    for (std::size_t i = 0; i + 1 < top.size(); ++i) {
+        const auto m = [&](std::uint64_t n) { return moments_of_periods(std::span(periods).subspan(n * 4, 4), 0b1111); };
+        if (m(top[i].ordinal).sharpe < m(top[i + 1].ordinal).sharpe) reordered = true;
+    }
+    CHECK(reordered);
+    CHECK(rank_by_deflated_sharpe(periods, 4, 0, id_of).empty());
+    CHECK(rank_by_deflated_sharpe(periods, 4, 100, id_of).size() == 40);
+}
+
+}  // namespace
+}  // namespace btforge

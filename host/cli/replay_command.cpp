@@ -1,3 +1,4 @@
+#include <cmath>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -16,10 +17,81 @@
 #include "host/report/results_writer.h"
 #include "host/report/round_trips.h"
 #include "host/report/trade_log_writer.h"
+#include "host/report/walk_forward_file.h"
+#include "host/data/timestamp_parse.h"
 
 namespace btforge {
 
 namespace po = boost::program_options;
+
+namespace {
+
+struct Replayed {
+    Metrics metrics{};
+    std::vector<FillRecord> fills;
+    std::vector<double> equity;  // close-marked, one per bar of the window
+};
+
+// One combination on the CPU reference, with its own series, over `base`'s
+// market, window and account.
+Replayed replay_combination(const SweepJob& base, std::span<const double> values) {
+    std::vector<std::vector<double>> single;
+    for (double v : values) single.push_back({v});
+    const SeriesCache series = SeriesCache::build(*base.spec, *base.market, single, 1);
+    SweepJob job = base;
+    job.series = &series;
+    // Note [Fill log without a heap]: count first, then record.
+    FillLog counting{nullptr, 0, 0};
+    run_combination(job, values, &counting, nullptr);
+    Replayed out;
+    out.fills.resize(static_cast<std::size_t>(counting.count));
+    FillLog log{out.fills.data(), counting.count, 0};
+    out.equity.resize(static_cast<std::size_t>(job.window.n_bars));
+    out.metrics = run_combination(job, values, &log, out.equity.data());
+    return out;
+}
+
+// Note [Stitched walk-forward path]: every step's winner replayed, its
+// period kept. Refuses a file written for another market, window or grid.
+StitchedPath replay_walk_forward(const WalkForwardFile& file, const std::string& origin, const SweepJob& base,
+                                 const CombinationSpace& space) {
+    const Market& market = *base.market;
+    const MarketWindow& window = base.window;
+    if (window.n_bars < file.periods) {
+        throw std::runtime_error(origin + " cuts its window into " + std::to_string(file.periods) +
+                                 " periods; this window has " + std::to_string(window.n_bars) + " bars");
+    }
+    for (int p = 0; p < file.periods; ++p) {
+        const auto first = static_cast<std::size_t>(window.first_bar + period_first_bar(p, window.n_bars, file.periods));
+        const std::string here = format_timestamp_iso(market.timestamp_ms.at(first));
+        if (here != file.period_spans[static_cast<std::size_t>(p)].first) {
+            throw std::runtime_error(origin + " was written for another market or window: its period " +
+                                     std::to_string(p) + " begins at " + file.period_spans[static_cast<std::size_t>(p)].first +
+                                     ", here at " + here + " (give the sweep's --data, --from and --to)");
+        }
+    }
+    StitchedPath path;
+    std::vector<double> values(base.spec->parameters.size());
+    for (std::size_t i = 0; i < file.legs.size(); ++i) {
+        const WalkForwardLeg& leg = file.legs[i];
+        if (leg.combination_id >= space.full_size()) {
+            throw std::runtime_error(origin + ": step " + std::to_string(leg.step) + " trades combination " +
+                                     std::to_string(leg.combination_id) + ", outside this grid (" +
+                                     std::to_string(space.full_size()) + " combinations; give the sweep's --grid)");
+        }
+        space.decode(leg.combination_id, values);
+        if (combination_assignments(*base.spec, values) != file.parameters[i]) {
+            throw std::runtime_error(origin + ": step " + std::to_string(leg.step) + " trades combination " +
+                                     std::to_string(leg.combination_id) + " as " + describe_combination(*base.spec, values) +
+                                     " here but not in the file (give the sweep's --grid and --param)");
+        }
+        const Replayed run = replay_combination(base, values);
+        append_walk_forward_leg(path, leg, file.periods, base.account.initial_equity, run.equity, run.fills);
+    }
+    return path;
+}
+
+}  // namespace
 
 int run_replay_command(const std::vector<std::string>& args) {
     StrategyChoice strategy_choice;
@@ -31,6 +103,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     std::string trades_file = "btforge-replay-trades.csv";
     std::string equity_file = "btforge-replay-equity.csv";
     std::string round_trips_file;
+    std::string walk_forward_file;
     po::options_description options;
     po::options_description replay("Replay");
     replay.add_options()
@@ -41,7 +114,11 @@ int run_replay_command(const std::vector<std::string>& args) {
         ("equity", po::value(&equity_file)->default_value(equity_file), "equity curve CSV, one line per bar")
         ("round-trips", po::value(&round_trips_file)->value_name("CSV"),
          "also write one line per round trip: entry, exit, quantity, gross PnL, fees, funding, net PnL, "
-         "exit reason, bars held");
+         "exit reason, bars held")
+        ("walk-forward", po::value(&walk_forward_file)->value_name("VALIDATION_JSON"),
+         "replay the stitched out-of-sample path of a sweep's walk-forward (its OUTPUT.validation.json): each "
+         "step's winner traded during its period; give the sweep's strategy, grid, market, account and window "
+         "options");
     options.add(replay)
         .add(strategy_options(strategy_choice, true))
         .add(account_options(account_choice))
@@ -49,7 +126,7 @@ int run_replay_command(const std::vector<std::string>& args) {
         .add(window_options(window_choice));
     po::variables_map given;
     if (!parse_command_line(args,
-                            "Usage: btforge replay (--combination ID | --set NAME=VALUE...) [options]\n"
+                            "Usage: btforge replay (--combination ID | --set NAME=VALUE... | --walk-forward FILE) [options]\n"
                             "Runs one combination on the CPU reference and writes its trade log and equity curve;\n"
                             "its metrics are exactly those of its sweep row (same market, grid, --param and account\n"
                             "options, and the same --from/--to). With --set the account is that of --grid when one\n"
@@ -58,7 +135,13 @@ int run_replay_command(const std::vector<std::string>& args) {
         return kExitOk;
     }
     bool by_id = given.count("combination") != 0;
-    if (by_id == !assignments.empty()) throw po::error("give exactly one of --combination and --set");
+    const bool walk_forward = !walk_forward_file.empty();
+    if (static_cast<int>(by_id) + static_cast<int>(!assignments.empty()) + static_cast<int>(walk_forward) != 1) {
+        throw po::error("give exactly one of --combination, --set and --walk-forward");
+    }
+    if (walk_forward && !round_trips_file.empty()) {
+        throw po::error("--round-trips needs one combination; --walk-forward stitches several (see --trades)");
+    }
     if (!by_id && !strategy_choice.param_options.empty()) {
         throw po::error("--param gives the grid of --combination; with --set give each value with --set");
     }
@@ -73,6 +156,36 @@ int run_replay_command(const std::vector<std::string>& args) {
         &interrupt_requested());
 
     LoadedStrategy strategy = load_strategy(strategy_choice);
+    if (walk_forward) {
+        const WalkForwardFile file = read_walk_forward_file(walk_forward_file);
+        const Grid grid = load_grid(strategy_choice, strategy.spec);
+        const CombinationSpace space(strategy.spec, grid);
+        const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);
+        LoadedMarket loaded = load_market(market_choice);
+        const MarketWindow window = choose_window(loaded.market, window_choice);
+        const SweepJob base{strategy.binding, &strategy.spec, nullptr, &loaded.market, window,
+                            make_account_config(account, loaded.market), nullptr};
+        const StitchedPath path = replay_walk_forward(file, walk_forward_file, base, space);
+        write_stitched_trade_log_csv(outputs.stream(0), loaded.market, window, path);
+        write_stitched_equity_csv(outputs.stream(1), loaded.market, window, path);
+        outputs.commit();  // Note [Outputs committed together]
+        const double initial = base.account.initial_equity;
+        const double stitched = path.equity.empty() ? 0.0 : path.equity.back() / initial - 1.0;
+        std::cout << "strategy " << strategy.spec.name << "\n"
+                  << format_assumptions(describe_assumptions(loaded, window, account))
+                  << "walk-forward of " << walk_forward_file << ": " << file.legs.size() << " steps\n";
+        for (std::size_t i = 0; i < file.legs.size(); ++i) {
+            const WalkForwardLeg& leg = file.legs[i];
+            const auto& span = file.period_spans[static_cast<std::size_t>(leg.out_of_sample_period)];
+            std::cout << "  step " << leg.step << ": combination " << leg.combination_id << " in period "
+                      << leg.out_of_sample_period << " (" << span.first << " .. " << span.second << ")\n";
+        }
+        std::cout << "stitched out-of-sample path: " << path.bars.size() << " bars, " << path.fills.size()
+                  << " fills, return " << stitched << " (the sweep's walk-forward: " << file.stitched_return << ")\n"
+                  << "backend: cpu reference (1 thread)\n"
+                  << "fills -> " << trades_file << "\nequity curve -> " << equity_file << '\n';
+        return kExitOk;
+    }
     std::vector<double> values(strategy.spec.parameters.size());
     std::optional<Grid> grid;
     if (by_id || !strategy_choice.grid_file.empty()) grid = load_grid(strategy_choice, strategy.spec);
@@ -90,19 +203,12 @@ int run_replay_command(const std::vector<std::string>& args) {
     LoadedMarket loaded = load_market(market_choice);
     const Market& market = loaded.market;
     const MarketWindow window = choose_window(market, window_choice);
-    std::vector<std::vector<double>> single;
-    for (double v : values) single.push_back({v});
-    SeriesCache series = SeriesCache::build(strategy.spec, market, single, 1);
-    SweepJob job{strategy.binding, &strategy.spec, nullptr, &market, window, make_account_config(account, market),
-                 &series};
-
-    // Note [Fill log without a heap]: count first, then record.
-    FillLog counting{nullptr, 0, 0};
-    run_combination(job, values, &counting, nullptr);
-    std::vector<FillRecord> fills(static_cast<std::size_t>(counting.count));
-    FillLog log{fills.data(), counting.count, 0};
-    std::vector<double> equity(static_cast<std::size_t>(window.n_bars));
-    Metrics metrics = run_combination(job, values, &log, equity.data());
+    const SweepJob job{strategy.binding, &strategy.spec, nullptr, &market, window,
+                       make_account_config(account, market), nullptr};
+    Replayed run = replay_combination(job, values);
+    const std::vector<FillRecord>& fills = run.fills;
+    const std::vector<double>& equity = run.equity;
+    const Metrics& metrics = run.metrics;
     // Derived before any file is written, so that a refusal leaves none.
     std::vector<RoundTrip> round_trips;
     if (!round_trips_file.empty()) round_trips = derive_round_trips(job.view(), job.account.initial_equity, fills);

@@ -89,6 +89,55 @@ class ValidationTest(unittest.TestCase):
         self.assertEqual(len(doc["pbo"]["logits"]), 70)
         self.assertTrue(0.0 <= doc["pbo"]["pbo"] <= 1.0)
 
+    def test_replay_of_the_stitched_walk_forward_path(self):
+        self.sweep("res", "--walk-forward", "rolling:4", "--periods", "8")
+        with open(self.path("res.validation.json")) as f:
+            doc = json.load(f)
+        walk = doc["walk_forward"]
+        p = self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, *MARKET,
+                         "--walk-forward", self.path("res.validation.json"),
+                         "--trades", self.path("wt.csv"), "--equity", self.path("we.csv"))
+        equity = read_csv(self.path("we.csv"))
+        fills = read_csv(self.path("wt.csv"))
+        # Note [Stitched walk-forward path]: the path returns the walk-forward's stitched return.
+        self.assertEqual(len(equity), walk["stitched_bars"])
+        self.assertAlmostEqual(float(equity[-1]["equity"]) / 10000.0 - 1.0, walk["stitched_return"],
+                               delta=1e-12 * max(1.0, abs(walk["stitched_return"])))
+        spans = doc["period_spans"]
+        for step in walk["steps"]:
+            n = walk["steps"].index(step) + 1
+            span = spans[step["out_of_sample_period"]]
+            mine = [e for e in equity if int(e["step"]) == n]
+            self.assertEqual((mine[0]["time"], mine[-1]["time"]), (span["first_bar_time"], span["last_bar_time"]))
+            # The step's fills are its winner's own replay's, inside its period.
+            own = self.path("own%d.csv" % n)
+            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, *MARKET,
+                         "-c", str(step["combination_id"]), "--trades", own, "--equity", self.path("own_e.csv"))
+            inside = [r for r in read_csv(own) if span["first_bar_time"] <= r["time"] <= span["last_bar_time"]]
+            stitched = [{k: v for k, v in r.items() if k not in ("step", "combination_id")}
+                        for r in fills if int(r["step"]) == n]
+            self.assertEqual(stitched, inside)
+        self.assertIn("stitched out-of-sample path: %d bars" % walk["stitched_bars"], p.stdout)
+
+    def test_replay_of_a_walk_forward_refuses_another_market_or_file(self):
+        self.sweep("res", "--walk-forward", "rolling:4", "--periods", "8")
+        self.sweep("plain", "--periods", "4")
+        base = ["replay", "--strategy", "sma_cross", "--grid", self.grid]
+        cases = [
+            (base + ["--synthetic-seed", "11", "--synthetic-bars", "3000", "--walk-forward", self.path("res.validation.json")],
+             "was written for another market or window"),
+            (base + MARKET + ["--walk-forward", self.path("plain.validation.json")], "has no walk-forward"),
+            (base + MARKET + ["--walk-forward", self.path("res.validation.json"), "-c", "3"],
+             "give exactly one of --combination, --set and --walk-forward"),
+            (base + MARKET + ["--walk-forward", self.path("res.validation.json"), "--round-trips", "r.csv"],
+             "--round-trips needs one combination"),
+        ]
+        for args, text in cases:
+            with self.subTest(text=text):
+                p = self.btforge(*args, "--trades", self.path("x.csv"), expect=2 if "give" in text or "--round" in text else 1)
+                self.assertIn(text, p.stderr)
+                self.assertFalse(os.path.exists(self.path("x.csv")))
+
     def test_deflated_rows_are_the_replayed_rows(self):
         self.sweep("res", "--periods", "4", "--top", "5")
         with open(self.path("res.validation.json")) as f:

@@ -102,7 +102,7 @@ int run_indicators_command(const std::vector<std::string>& args) {
     install_interrupt_handler();
     // Note [Outputs checked before work]
     OutputTransaction outputs =
-        open_outputs({{"--output", output}}, {{"--data", market_choice.data_file},
+        open_outputs({{"--output", output}}, {{"--data", market_choice.data_file}, {"--funding-file", market_choice.funding_file},
                                               {"--instruments", market_choice.instruments_file}},
                      &interrupt_requested());
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "host/data/csv_market_loader.h"
+#include "host/data/funding_history.h"
 #include "host/data/market_limits.h"
 #include "host/data/synthetic_market.h"
 #include "host/spec/number_format.h"
@@ -24,6 +25,9 @@ po::options_description market_options(MarketChoice& c) {
         ("symbols", po::value(&c.symbols)->value_name("A,B,..."), "load only these symbols of --data")
         ("timestamp-unit", po::value(&c.timestamp_unit)->default_value(c.timestamp_unit)->value_name("UNIT"),
          "unit of --data's integer timestamps: s, ms, us, ns, or auto (from their magnitudes)")
+        ("funding-file", po::value(&c.funding_file)->value_name("CSV"),
+         "funding history: timestamp,symbol,rate per settlement, charged at the bar holding each time; replaces "
+         "the data's and the constant funding of the symbols it names")
         ("funding-rate", po::value(&c.funding_rate)->default_value(c.funding_rate),
          "rate per funding time where the data has none (|rate| <= 1)")
         ("funding-interval-hours", po::value(&c.funding_interval_hours)->default_value(c.funding_interval_hours),
@@ -130,9 +134,9 @@ LoadedMarket load_market(const MarketChoice& c) {
         }
         loaded.funding_note = csv_funding_note(c, facts);
     } else {
-        if (!c.instruments_file.empty() || !c.symbols.empty() || timestamp_unit) {
-            throw po::error("--instruments, --symbols and --timestamp-unit apply to --data; the synthetic market has "
-                            "its own");
+        if (!c.instruments_file.empty() || !c.symbols.empty() || (timestamp_unit && c.funding_file.empty())) {
+            throw po::error("--instruments, --symbols and --timestamp-unit apply to --data (and --timestamp-unit to "
+                            "--funding-file); the synthetic market has its own");
         }
         if (c.synthetic_bar_minutes < 1) throw po::error("--synthetic-bar-minutes must be >= 1");
         if (c.synthetic_symbols < 1 || c.synthetic_symbols > kMaxSymbols) {
@@ -153,6 +157,14 @@ LoadedMarket load_market(const MarketChoice& c) {
         loaded.funding_note = "the synthetic market's own rates (they drift between positive and negative), settled "
                               "every " + hours_text(c.funding_interval_hours) + " (--funding-interval-hours)";
         description << "synthetic (seed " << c.synthetic_seed << ", " << c.synthetic_bar_minutes << "-minute bars)";
+    }
+    if (!c.funding_file.empty()) {
+        // Note [Funding history]: the file replaces the funding of the symbols it names.
+        const FundingHistory history = load_funding_history(c.funding_file, timestamp_unit);
+        const FundingHistoryUse use = apply_funding_history(loaded.market, history);
+        std::string note = describe_funding_history_use(history, use);
+        if (!use.symbols_without_rates.empty()) note += " (" + loaded.funding_note + ")";
+        loaded.funding_note = note;
     }
     description << ": " << loaded.market.n_symbols() << " symbols x " << loaded.market.n_bars() << " bars";
     loaded.description = description.str();

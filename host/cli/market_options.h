@@ -16,6 +16,7 @@ struct MarketChoice {
     std::string instruments_file;
     std::string symbols;  // comma-separated filter
     std::string timestamp_unit = "auto";  // of integer timestamps: auto|s|ms|us|ns
+    std::string funding_file;  // Note [Funding history]
     double funding_rate = 0.0001;
     double funding_interval_hours = 8.0;
     unsigned long long synthetic_seed = 42;

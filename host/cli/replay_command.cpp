@@ -151,7 +151,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     if (!round_trips_file.empty()) output_files.push_back({"--round-trips", round_trips_file});
     OutputTransaction outputs = open_outputs(
         output_files,
-        {{"--data", market_choice.data_file}, {"--instruments", market_choice.instruments_file},
+        {{"--data", market_choice.data_file}, {"--funding-file", market_choice.funding_file}, {"--instruments", market_choice.instruments_file},
          {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}},
         &interrupt_requested());
 

@@ -173,7 +173,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     if (walk_forward_plan) output_files.push_back({"--output", output + ".walkforward.csv"});
     OutputTransaction outputs = open_outputs(
         output_files,
-        {{"--data", market_choice.data_file}, {"--instruments", market_choice.instruments_file},
+        {{"--data", market_choice.data_file}, {"--funding-file", market_choice.funding_file}, {"--instruments", market_choice.instruments_file},
          {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}},
         &interrupt_requested());
 

@@ -324,7 +324,7 @@ class ReplayBySetAndOutputFiles(CliTestCase):
     def test_set_and_combination_are_exclusive(self):
         grid = self.write_grid("default")
         p = self.btforge("replay", "--grid", grid, "-c", "1", "--set", "mode=1", *MARKET, expect=2)
-        self.assertIn("exactly one of --combination and --set", p.stderr)
+        self.assertIn("exactly one of --combination, --set and --walk-forward", p.stderr)
         self.btforge("replay", "--grid", grid, *MARKET, expect=2)
         p = self.btforge("replay", "--set", "mode=7", *MARKET, expect=1)
         self.assertIn("mode", p.stderr)

@@ -1,0 +1,163 @@
+#include "host/data/funding_history.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "host/data/csv_fields.h"
+#include "host/data/csv_rows.h"
+#include "host/data/data_error.h"
+#include "host/data/market_limits.h"
+
+namespace btforge {
+
+namespace {
+
+enum Column : std::size_t { kTimestamp, kSymbol, kRate, kColumnCount };
+constexpr std::array<CsvColumn, kColumnCount> kColumns{{{"timestamp"}, {"symbol"}, {"rate"}}};
+
+}  // namespace
+
+FundingHistory load_funding_history(const std::filesystem::path& file, std::optional<EpochUnit> timestamp_unit) {
+    FundingHistory history;
+    history.file = file.string();
+    const std::vector<char> bytes = read_csv_file(file, "funding file");
+    EpochUnitDetector units(timestamp_unit, "give the unit with --timestamp-unit s|ms|us|ns");
+    std::vector<std::size_t> column_of;
+    std::size_t header_fields = 0;
+    std::unordered_map<std::string, std::size_t> index;
+    read_csv_rows(history.file, bytes, [&](std::span<const CsvField> fields, std::size_t line) {
+        const CsvRow row{history.file, fields, line};
+        if (column_of.empty()) {
+            header_fields = fields.size();
+            column_of = map_csv_header(row, kColumns, "timestamp, symbol, rate");
+            return;
+        }
+        if (fields.size() != header_fields) {
+            throw DataError(history.file, line, std::min(fields.size(), header_fields) + 1, "wrong-field-count",
+                            "expected " + std::to_string(header_fields) + " fields like the header, got " +
+                                std::to_string(fields.size()));
+        }
+        FundingSettlement settlement;
+        settlement.line = line;
+        settlement.time_ms = units.timestamp_ms(row, column_of[kTimestamp]);
+        const std::string& symbol = fields[column_of[kSymbol]].text;
+        if (symbol.empty() || csv_trim(symbol).size() != symbol.size()) {
+            row.fail(column_of[kSymbol], "bad-symbol", "symbol " + in_quotes(symbol) + " is empty or has surrounding spaces");
+        }
+        settlement.rate = csv_number(row, column_of[kRate], "rate");
+        if (!funding_rate_in_range(settlement.rate)) {
+            row.fail(column_of[kRate], "funding-rate-out-of-range",
+                     "rate " + in_quotes(fields[column_of[kRate]].text) + " is outside -" +
+                         shortest_text(kMaxAbsFundingRate) + ".." + shortest_text(kMaxAbsFundingRate) +
+                         " (a rate per settlement of at most 100% of the position's value)");
+        }
+        auto [it, added] = index.emplace(symbol, history.symbols.size());
+        if (added) {
+            history.symbols.push_back(symbol);
+            history.settlements.emplace_back();
+        }
+        history.settlements[it->second].push_back(settlement);
+    });
+    if (column_of.empty()) throw DataError(history.file, 0, 0, "empty-file", "the file has no header and no rates");
+    if (history.symbols.empty()) throw DataError(history.file, 0, 0, "empty-file", "the file has a header but no rates");
+    for (std::size_t s = 0; s < history.symbols.size(); ++s) {
+        auto& list = history.settlements[s];
+        std::stable_sort(list.begin(), list.end(),
+                         [](const FundingSettlement& a, const FundingSettlement& b) { return a.time_ms < b.time_ms; });
+        for (std::size_t k = 1; k < list.size(); ++k) {
+            if (list[k].time_ms != list[k - 1].time_ms) continue;
+            const std::size_t later = std::max(list[k].line, list[k - 1].line);
+            const std::size_t earlier = std::min(list[k].line, list[k - 1].line);
+            throw DataError(history.file, later, column_of[kTimestamp] + 1, "duplicate-timestamp",
+                            history.symbols[s] + " has a second rate at " + describe_ms(list[k].time_ms) +
+                                " (the first is on line " + std::to_string(earlier) + ")");
+        }
+    }
+    history.epoch_unit = units.unit();
+    history.epoch_unit_detected = history.epoch_unit.has_value() && units.detected();
+    return history;
+}
+
+FundingHistoryUse apply_funding_history(Market& market, const FundingHistory& history) {
+    FundingHistoryUse use;
+    std::unordered_map<std::string, std::size_t> in_file;
+    for (std::size_t h = 0; h < history.symbols.size(); ++h) {
+        in_file.emplace(history.symbols[h], h);
+        if (market.symbol_index(history.symbols[h]) < 0) use.unknown_symbols.push_back(history.symbols[h]);
+    }
+    for (int s = 0; s < market.n_symbols(); ++s) {
+        const auto found = in_file.find(market.symbols[static_cast<std::size_t>(s)]);
+        if (found == in_file.end()) {
+            use.symbols_without_rates.push_back(market.symbols[static_cast<std::size_t>(s)]);
+            continue;
+        }
+        ++use.symbols_covered;
+        for (int t = 0; t < market.n_bars(); ++t) {
+            market.funding_events[market.index(s, t)] = 0;
+            market.funding_rate[market.index(s, t)] = 0.0;
+        }
+        const std::vector<int>& own = market.own_bars[static_cast<std::size_t>(s)];
+        const std::vector<FundingSettlement>& list = history.settlements[found->second];
+        std::size_t k = 1;  // the own bar that charges the next settlement
+        for (std::size_t n = 0; n < list.size();) {
+            const std::int64_t time = list[n].time_ms;
+            if (own.empty() || time <= market.timestamp_ms[static_cast<std::size_t>(own.front())]) {
+                ++use.before_first_bar;
+                ++n;
+                continue;
+            }
+            while (k < own.size() && market.timestamp_ms[static_cast<std::size_t>(own[k])] < time) ++k;
+            if (k >= own.size()) {
+                ++use.after_last_bar;
+                ++n;
+                continue;
+            }
+            // Every settlement bar k charges: (own bar k-1, own bar k].
+            const std::int64_t bar_time = market.timestamp_ms[static_cast<std::size_t>(own[k])];
+            std::size_t end = n;
+            bool equal = true;
+            double sum = 0.0;
+            for (; end < list.size() && list[end].time_ms <= bar_time; ++end) {
+                equal = equal && list[end].rate == list[n].rate;
+                sum += list[end].rate;
+            }
+            // Note [Funding history]: equal rates one by one (as the market's
+            // own funding charges several times in a bar), different ones as
+            // one settlement of their sum.
+            const std::size_t i = market.index(s, own[k]);
+            const auto count = static_cast<std::int32_t>(end - n);
+            market.funding_events[i] = equal ? count : 1;
+            market.funding_rate[i] = equal ? list[n].rate : sum;
+            ++use.bars_charged;
+            use.settlements_charged += end - n;
+            n = end;
+        }
+    }
+    return use;
+}
+
+std::string describe_funding_history_use(const FundingHistory& history, const FundingHistoryUse& use) {
+    std::string text = "the funding file " + history.file + ": " + std::to_string(use.settlements_charged) +
+                       " settlements of " + std::to_string(use.symbols_covered) +
+                       " symbols charged at their own times (" + std::to_string(use.bars_charged) + " bars)";
+    const std::size_t not_charged = use.before_first_bar + use.after_last_bar;
+    if (not_charged != 0) {
+        text += "; " + std::to_string(not_charged) + " not charged, at or before a symbol's first bar (" +
+                std::to_string(use.before_first_bar) + ") or after its last (" + std::to_string(use.after_last_bar) +
+                ")";
+    }
+    const auto list = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (std::size_t i = 0; i < names.size() && i < 8; ++i) out += (i ? ", " : "") + names[i];
+        if (names.size() > 8) out += " and " + std::to_string(names.size() - 8) + " more";
+        return out;
+    };
+    if (!use.unknown_symbols.empty()) text += "; not in the market, ignored: " + list(use.unknown_symbols);
+    if (!use.symbols_without_rates.empty()) {
+        text += "; without rates in it, funded as before: " + list(use.symbols_without_rates);
+    }
+    return text;
+}
+
+}  // namespace btforge

@@ -10,7 +10,8 @@ namespace btforge {
 namespace po = boost::program_options;
 
 bool parse_command_line(const std::vector<std::string>& args, const std::string& usage,
-                        const po::options_description& options, po::variables_map* given) {
+                        const po::options_description& options, po::variables_map* given,
+                        std::vector<std::string>* operands) {
     po::options_description all(options);
     all.add_options()("help,h", "show this help");
     // Positional arguments are collected under a hidden name only to be
@@ -27,7 +28,9 @@ bool parse_command_line(const std::vector<std::string>& args, const std::string&
         std::cout << usage << "\n\n" << all << '\n';
         return false;
     }
-    if (vm.count("unexpected-argument") != 0) {
+    if (operands != nullptr) {
+        if (vm.count("unexpected-argument") != 0) *operands = vm["unexpected-argument"].as<std::vector<std::string>>();
+    } else if (vm.count("unexpected-argument") != 0) {
         const std::string& first = vm["unexpected-argument"].as<std::vector<std::string>>().front();
         throw po::error("unexpected argument '" + first + "' (this command takes options only; see --help)");
     }

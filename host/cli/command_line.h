@@ -20,9 +20,12 @@ inline constexpr int kExitInterrupted = 130;
 // help has been printed); throws boost::program_options::error on bad usage,
 // an argument that is not an option included (none takes positional ones).
 // `given`, when not null, receives the parsed map (to ask what was given).
+// `operands`, when not null, receives the arguments that are not options
+// (a command that takes files), instead of refusing them.
 bool parse_command_line(const std::vector<std::string>& args, const std::string& usage,
                         const boost::program_options::options_description& options,
-                        boost::program_options::variables_map* given = nullptr);
+                        boost::program_options::variables_map* given = nullptr,
+                        std::vector<std::string>* operands = nullptr);
 
 // More worker threads than this is a typo, not a machine.
 inline constexpr int kMaxThreads = 4096;

@@ -20,6 +20,7 @@ constexpr const char* kUsage =
     "  replay      run one combination on the CPU reference: trade log, equity curve, metrics\n"
     "  indicators  compute an indicator of SPEC §5 on a market and write it as CSV\n"
     "  data synth  write the seeded synthetic market as CSV\n"
+    "  data import turn exchange dumps (Binance klines, funding rates) or any CSV into btforge's CSV\n"
     "  bench       measure cells/s on a fixed synthetic workload: CPU 1 thread and all, and a backend\n"
     "  devices     list the CUDA devices and the GPU kernels this binary carries\n"
     "  parity      check a backend (emu: the generated kernels built for the host) against the reference\n"

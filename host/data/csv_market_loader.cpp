@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "host/data/csv_bar_fields.h"
 #include "host/data/csv_fields.h"
 #include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
@@ -54,7 +55,6 @@ public:
 private:
     void header(const CsvRow& row);
     void data_row(const CsvRow& row);
-    double price(const CsvRow& row, Column c);
     const CsvField& at(const CsvRow& row, Column c) const { return row.fields[column_of_[c]]; }
 
     std::string file_;
@@ -82,16 +82,6 @@ void LongCsvReader::header(const CsvRow& row) {
     column_of_ = map_csv_header(row, kColumns, "timestamp, symbol, open, high, low, close, volume[, funding_rate]");
     has_funding_column_ = column_of_[kFundingRate] != kCsvAbsent;
     have_header_ = true;
-}
-
-double LongCsvReader::price(const CsvRow& row, Column c) {
-    const double value = csv_number(row, column_of_[c], kColumns[c].name);
-    if (price_in_range(value)) return value;
-    const std::string what = std::string(kColumns[c].name) + " " + in_quotes(at(row, c).text);
-    if (!(value > 0.0)) row.fail(column_of_[c], "non-positive-price", what + " must be positive");
-    row.fail(column_of_[c], "price-out-of-range",
-             what + " is outside " + shortest_text(kMinPrice) + ".." + shortest_text(kMaxPrice) +
-                 ", the prices a market may hold");
 }
 
 void LongCsvReader::data_row(const CsvRow& row) {
@@ -166,33 +156,9 @@ void LongCsvReader::data_row(const CsvRow& row) {
         }
     }
 
-    Bar bar{};
+    Bar bar = csv_bar(row, BarFieldIndex{column_of_[kOpen], column_of_[kHigh], column_of_[kLow], column_of_[kClose],
+                                         column_of_[kVolume]});
     bar.timestamp_ms = timestamp;
-    bar.open = price(row, kOpen);
-    bar.high = price(row, kHigh);
-    bar.low = price(row, kLow);
-    bar.close = price(row, kClose);
-    bar.volume = csv_number(row, column_of_[kVolume], "volume");
-    if (bar.volume < 0.0) row.fail(column_of_[kVolume], "negative-volume", "volume " + in_quotes(at(row, kVolume).text) + " is negative");
-    if (!volume_in_range(bar.volume)) {
-        row.fail(column_of_[kVolume], "volume-out-of-range",
-             "volume " + in_quotes(at(row, kVolume).text) + " is above " + shortest_text(kMaxVolume) +
-                 ", the largest a market may hold");
-    }
-    if (bar.high < bar.low) {
-        row.fail(column_of_[kHigh], "high-below-low",
-             "high " + in_quotes(at(row, kHigh).text) + " is below low " + in_quotes(at(row, kLow).text));
-    }
-    if (bar.high < bar.open || bar.high < bar.close) {
-        row.fail(column_of_[kHigh], "high-below-open-close",
-             "high " + in_quotes(at(row, kHigh).text) + " is below open " + in_quotes(at(row, kOpen).text) + " or close " +
-                 in_quotes(at(row, kClose).text));
-    }
-    if (bar.low > bar.open || bar.low > bar.close) {
-        row.fail(column_of_[kLow], "low-above-open-close",
-             "low " + in_quotes(at(row, kLow).text) + " is above open " + in_quotes(at(row, kOpen).text) + " or close " +
-                 in_quotes(at(row, kClose).text));
-    }
     bar.funding_rate = options_.default_funding_rate;
     const bool funding_given = has_funding_column_ && !csv_trim(at(row, kFundingRate).text).empty();
     if (state.selected) {
@@ -200,13 +166,7 @@ void LongCsvReader::data_row(const CsvRow& row) {
         if (funding_given) ++bars_with_funding_rate_;
     }
     if (funding_given) {
-        bar.funding_rate = csv_number(row, column_of_[kFundingRate], "funding_rate");
-        if (!funding_rate_in_range(bar.funding_rate)) {
-            row.fail(column_of_[kFundingRate], "funding-rate-out-of-range",
-                 "funding_rate " + in_quotes(at(row, kFundingRate).text) + " is outside -" +
-                     shortest_text(kMaxAbsFundingRate) + ".." + shortest_text(kMaxAbsFundingRate) +
-                     " (a rate per funding time of at most 100% of the position's value)");
-        }
+        bar.funding_rate = csv_funding_rate(row, column_of_[kFundingRate], "funding_rate", "funding time");
     }
 
     state.last_timestamp_ms = timestamp;

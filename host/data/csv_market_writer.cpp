@@ -35,7 +35,47 @@ void append_symbol(std::string& line, std::string_view symbol) {
     line += '"';
 }
 
+std::string timestamp_text(std::int64_t ms, TimestampFormat format) {
+    return format == TimestampFormat::Iso8601 ? format_timestamp_iso(ms) : std::to_string(ms);
+}
+
 }  // namespace
+
+void write_bars_csv(std::span<const SymbolBars> symbols, std::ostream& stream, TimestampFormat format) {
+    stream << "timestamp,symbol,open,high,low,close,volume\n";
+    std::string line;
+    for (const SymbolBars& symbol : symbols) {
+        for (const Bar& bar : symbol.bars) {
+            line = timestamp_text(bar.timestamp_ms, format);
+            line += ',';
+            append_symbol(line, symbol.symbol);
+            for (const double v : {bar.open, bar.high, bar.low, bar.close, bar.volume}) {
+                line += ',';
+                append_number(line, v);
+            }
+            line += '\n';
+            stream << line;
+        }
+        if (!stream) return;
+    }
+}
+
+void write_funding_csv(const FundingHistory& history, std::ostream& stream, TimestampFormat format) {
+    stream << "timestamp,symbol,rate\n";
+    std::string line;
+    for (std::size_t s = 0; s < history.symbols.size(); ++s) {
+        for (const FundingSettlement& settlement : history.settlements[s]) {
+            line = timestamp_text(settlement.time_ms, format);
+            line += ',';
+            append_symbol(line, history.symbols[s]);
+            line += ',';
+            append_number(line, settlement.rate);
+            line += '\n';
+            stream << line;
+        }
+        if (!stream) return;
+    }
+}
 
 void write_market_csv(const Market& market, const std::filesystem::path& file, TimestampFormat format) {
     AtomicFile out(file);
@@ -51,7 +91,7 @@ void write_market_csv(const Market& market, std::ostream& stream, TimestampForma
             const std::size_t i = market.index(s, t);
             line.clear();
             const std::int64_t ms = market.timestamp_ms[static_cast<std::size_t>(t)];
-            line += format == TimestampFormat::Iso8601 ? format_timestamp_iso(ms) : std::to_string(ms);
+            line += timestamp_text(ms, format);
             line += ',';
             append_symbol(line, market.symbols[static_cast<std::size_t>(s)]);
             for (const double v : {market.open[i], market.high[i], market.low[i], market.close[i], market.volume[i],

@@ -2,8 +2,11 @@
 
 #include <filesystem>
 #include <ostream>
+#include <span>
 
+#include "host/data/funding_history.h"
 #include "host/data/market.h"
+#include "host/data/market_builder.h"
 
 namespace btforge {
 
@@ -22,5 +25,14 @@ void write_market_csv(const Market& market, const std::filesystem::path& file,
                       TimestampFormat format = TimestampFormat::EpochMs);
 // The same rows into `out` (an OutputTransaction's stream).
 void write_market_csv(const Market& market, std::ostream& out, TimestampFormat format);
+
+// Bars not yet aligned into a Market (an import, Note [Market import]), in
+// the same form without the funding_rate column: a run charges the funding
+// of --funding-file or --funding-rate.
+void write_bars_csv(std::span<const SymbolBars> symbols, std::ostream& out, TimestampFormat format);
+
+// A funding history as the funding file of Note [Funding history]:
+// timestamp,symbol,rate, symbol by symbol in time order.
+void write_funding_csv(const FundingHistory& history, std::ostream& out, TimestampFormat format);
 
 }  // namespace btforge

@@ -4,6 +4,7 @@
 #include <array>
 #include <unordered_map>
 
+#include "host/data/csv_bar_fields.h"
 #include "host/data/csv_fields.h"
 #include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
@@ -45,13 +46,7 @@ FundingHistory load_funding_history(const std::filesystem::path& file, std::opti
         if (symbol.empty() || csv_trim(symbol).size() != symbol.size()) {
             row.fail(column_of[kSymbol], "bad-symbol", "symbol " + in_quotes(symbol) + " is empty or has surrounding spaces");
         }
-        settlement.rate = csv_number(row, column_of[kRate], "rate");
-        if (!funding_rate_in_range(settlement.rate)) {
-            row.fail(column_of[kRate], "funding-rate-out-of-range",
-                     "rate " + in_quotes(fields[column_of[kRate]].text) + " is outside -" +
-                         shortest_text(kMaxAbsFundingRate) + ".." + shortest_text(kMaxAbsFundingRate) +
-                         " (a rate per settlement of at most 100% of the position's value)");
-        }
+        settlement.rate = csv_funding_rate(row, column_of[kRate], "rate", "settlement");
         auto [it, added] = index.emplace(symbol, history.symbols.size());
         if (added) {
             history.symbols.push_back(symbol);
@@ -138,9 +133,13 @@ FundingHistoryUse apply_funding_history(Market& market, const FundingHistory& hi
 }
 
 std::string describe_funding_history_use(const FundingHistory& history, const FundingHistoryUse& use) {
-    std::string text = "the funding file " + history.file + ": " + std::to_string(use.settlements_charged) +
-                       " settlements of " + std::to_string(use.symbols_covered) +
-                       " symbols charged at their own times (" + std::to_string(use.bars_charged) + " bars)";
+    const auto count = [](std::size_t n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string text = "the funding file " + history.file + ": " +
+                       count(use.settlements_charged, "settlement", "settlements") + " of " +
+                       count(use.symbols_covered, "symbol", "symbols") + " charged at their own times (" +
+                       count(use.bars_charged, "bar", "bars") + ")";
     const std::size_t not_charged = use.before_first_bar + use.after_last_bar;
     if (not_charged != 0) {
         text += "; " + std::to_string(not_charged) + " not charged, at or before a symbol's first bar (" +

@@ -7,6 +7,7 @@
 
 #include "host/data/csv_market_loader.h"
 #include "host/data/funding_history.h"
+#include "host/data/market_cache.h"
 #include "host/data/market_limits.h"
 #include "host/data/synthetic_market.h"
 #include "host/spec/number_format.h"
@@ -23,6 +24,8 @@ po::options_description market_options(MarketChoice& c) {
         ("instruments", po::value(&c.instruments_file)->value_name("JSON"),
          "per-symbol qty_step, min_qty, price_tick")
         ("symbols", po::value(&c.symbols)->value_name("A,B,..."), "load only these symbols of --data")
+        ("no-market-cache", po::bool_switch()->notifier([&c](bool off) { c.market_cache = !off; }),
+         "parse --data every time: neither read nor write DATA.btfcache (Note [Market cache])")
         ("timestamp-unit", po::value(&c.timestamp_unit)->default_value(c.timestamp_unit)->value_name("UNIT"),
          "unit of --data's integer timestamps: s, ms, us, ns, or auto (from their magnitudes)")
         ("funding-file", po::value(&c.funding_file)->value_name("CSV"),
@@ -126,7 +129,13 @@ LoadedMarket load_market(const MarketChoice& c) {
             if (!symbol.empty()) options.symbols.push_back(symbol);
         }
         CsvMarketFacts facts;
-        loaded.market = load_market_csv(c.data_file, options, &facts);
+        if (c.market_cache) {
+            MarketCacheUse cache;
+            loaded.market = load_market_csv_cached(c.data_file, options, &facts, &cache);
+            loaded.loading_note = describe_market_cache_use(cache);
+        } else {
+            loaded.market = load_market_csv(c.data_file, options, &facts);
+        }
         description << c.data_file;
         if (facts.epoch_unit && facts.epoch_unit_detected) {
             loaded.timestamp_note = "integer timestamps read as epoch " + std::string(unit_words(*facts.epoch_unit)) +

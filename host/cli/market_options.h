@@ -17,6 +17,7 @@ struct MarketChoice {
     std::string symbols;  // comma-separated filter
     std::string timestamp_unit = "auto";  // of integer timestamps: auto|s|ms|us|ns
     std::string funding_file;  // Note [Funding history]
+    bool market_cache = true;  // Note [Market cache]
     double funding_rate = 0.0001;
     double funding_interval_hours = 8.0;
     unsigned long long synthetic_seed = 42;
@@ -34,6 +35,8 @@ struct LoadedMarket {
     // of --data's integer timestamps was detected; empty otherwise. For the
     // run header (Note [Run header]).
     std::string timestamp_note;
+    // --data: how it was loaded (Note [Market cache]), for the run header only.
+    std::string loading_note;
     // Where the funding rates come from and what they are, in words, with the
     // option that changes them (Note [Run header]).
     std::string funding_note;

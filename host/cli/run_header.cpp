@@ -36,6 +36,7 @@ RunAssumptions describe_assumptions(const LoadedMarket& market, const MarketWind
     RunAssumptions a;
     a.market = market.description + time_span(market.market);
     a.timestamps = market.timestamp_note;
+    a.loading = market.loading_note;
     a.window = window == whole_market(market.market) ? "every bar (--from/--to select a window)"
                                                       : describe_window(market.market, window);
     a.funding = market.funding_note;
@@ -48,6 +49,7 @@ RunAssumptions describe_assumptions(const LoadedMarket& market, const MarketWind
 std::string format_assumptions(const RunAssumptions& a) {
     std::string text = "  market:     " + a.market + "\n";
     if (!a.timestamps.empty()) text += "  timestamps: " + a.timestamps + "\n";
+    if (!a.loading.empty()) text += "  loading:    " + a.loading + "\n";
     text += "  window:     " + a.window + "\n";
     text += "  funding:    " + a.funding + "\n";
     text += "  account:    " + a.account + "\n";

@@ -22,6 +22,7 @@ namespace btforge {
 struct RunAssumptions {
     std::string market;
     std::string timestamps;  // empty unless the unit was detected
+    std::string loading;     // --data: parsed or read from its cache, and how long (Note [Market cache])
     std::string window;      // the evaluated bars and the warm-up before them (Note [Market windows])
     std::string funding;
     std::string account;

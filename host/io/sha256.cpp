@@ -5,6 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
 
 namespace btforge {
 
@@ -16,15 +19,51 @@ namespace btforge {
 // archive (libnettle.a) depends on nothing else, so the static-runtime build
 // that is carried to the GPU machine links it like libcsv (see the root
 // CMakeLists.txt); libcrypto.a would bring the whole of OpenSSL along.
-std::string sha256_hex(std::string_view data) {
+struct Sha256::State {
     sha256_ctx context;
-    sha256_init(&context);
-    sha256_update(&context, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
+};
+
+Sha256::Sha256() : state_(std::make_unique<State>()) { sha256_init(&state_->context); }
+
+Sha256::~Sha256() = default;
+
+void Sha256::update(const void* data, std::size_t bytes) {
+    sha256_update(&state_->context, bytes, static_cast<const std::uint8_t*>(data));
+}
+
+std::string Sha256::hex() const {
+    sha256_ctx copy = state_->context;  // sha256_digest resets the context it is given
     std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
-    sha256_digest(&context, digest.size(), digest.data());
+    sha256_digest(&copy, digest.size(), digest.data());
     std::string hex(BASE16_ENCODE_LENGTH(digest.size()), '\0');
     base16_encode_update(hex.data(), digest.size(), digest.data());  // lower-case digits
     return hex;
+}
+
+std::string sha256_hex(std::string_view data) {
+    Sha256 hash;
+    hash.update(data.data(), data.size());
+    return hash.hex();
+}
+
+std::string sha256_hex_of_files(std::span<const std::filesystem::path> files, std::string_view extra) {
+    Sha256 hash;
+    std::vector<char> buffer(std::size_t{1} << 20);
+    for (const std::filesystem::path& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(file, ec);
+        if (!in || ec) throw std::runtime_error("cannot read " + file.string() + " to hash it");
+        const std::string header = std::to_string(size) + ":";
+        hash.update(header.data(), header.size());
+        while (in) {
+            in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+            hash.update(buffer.data(), static_cast<std::size_t>(in.gcount()));
+        }
+        if (in.bad()) throw std::runtime_error("reading " + file.string() + " failed while hashing it");
+    }
+    hash.update(extra.data(), extra.size());
+    return hash.hex();
 }
 
 }  // namespace btforge

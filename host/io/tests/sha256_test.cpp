@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -52,4 +53,19 @@ TEST_CASE("sha256_hex gives the standard digests") {
 TEST_CASE("sha256_hex hashes exactly the bytes of the view") {
     const std::string text = "xxabcxx";
     CHECK(sha256_hex(std::string_view(text).substr(2, 3)) == sha256_hex("abc"));
+}
+
+TEST_CASE("Sha256 in pieces equals sha256_hex of the whole, and hex() does not end the hash") {
+    std::string text;
+    for (int i = 0; i < 1000; ++i) text += std::to_string(i * 7919) + ",";
+    for (std::size_t piece : {std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{1000}}) {
+        CAPTURE(piece);
+        btforge::Sha256 hash;
+        for (std::size_t at = 0; at < text.size(); at += piece) {
+            const std::size_t n = std::min(piece, text.size() - at);
+            hash.update(text.data() + at, n);
+            if (at == 0) CHECK(hash.hex() == sha256_hex(text.substr(0, n)));
+        }
+        CHECK(hash.hex() == sha256_hex(text));
+    }
 }

@@ -18,6 +18,9 @@ po::options_description account_options(AccountChoice& c) {
                                   ->notifier([&c, i](double value) { c.overrides.values[i] = value; }),
                               help.c_str());
     }
+    options.add_options()("margin-mode", po::value<std::string>(&c.margin_mode)->value_name("MODE"),
+                          "cross (one margin balance for the account) or isolated (each position its own); "
+                          "Note [Cross and isolated margin]");
     return options;
 }
 
@@ -26,9 +29,16 @@ AccountSpec resolve_account(const AccountChoice& c, const StrategySpec& spec, co
         const AccountSetting& setting = account_settings()[i];
         if (c.overrides.values[i]) check_account_value(setting, *c.overrides.values[i], "--" + std::string(setting.option), "");
     }
+    AccountOverrides command_line = c.overrides;
+    if (!c.margin_mode.empty()) {
+        command_line.margin_mode = parse_margin_mode(c.margin_mode);
+        if (!command_line.margin_mode) {
+            throw po::error("--margin-mode must be cross or isolated, got '" + c.margin_mode + "'");
+        }
+    }
     AccountSpec account = spec.account;
     if (grid != nullptr) account = apply_account_overrides(account, grid->account);
-    return apply_account_overrides(account, c.overrides);
+    return apply_account_overrides(account, command_line);
 }
 
 std::string account_arguments(const AccountChoice& c) {
@@ -40,6 +50,7 @@ std::string account_arguments(const AccountChoice& c) {
         text += " ";
         text += format_double(*c.overrides.values[i]);
     }
+    if (!c.margin_mode.empty()) text += " --margin-mode " + c.margin_mode;
     return text;
 }
 
@@ -52,6 +63,8 @@ std::string describe_account(const AccountSpec& account) {
         // For people (the header): 0.0002, not 2e-04; the JSON keeps every bit.
         text += format_significant(account.*(setting.field), 15);
     }
+    text += " margin_mode=";
+    text += margin_mode_name(account.margin_mode);
     return text;
 }
 

@@ -11,9 +11,10 @@
 namespace btforge {
 
 // The command line's layer of Note [Account settings]: --initial-equity,
-// --maker-fee, --taker-fee, --slippage.
+// --maker-fee, --taker-fee, --slippage, --margin-mode.
 struct AccountChoice {
     AccountOverrides overrides;  // as given; checked by resolve_account
+    std::string margin_mode;     // --margin-mode as given ("" when not); checked by resolve_account
 };
 
 boost::program_options::options_description account_options(AccountChoice& choice);
@@ -28,7 +29,7 @@ AccountSpec resolve_account(const AccountChoice& choice, const StrategySpec& spe
 // " --initial-equity 5000 --taker-fee 0.001" ("" when none was given).
 std::string account_arguments(const AccountChoice& choice);
 
-// "initial_equity=10000 maker_fee=0.0002 taker_fee=0.0005 slippage=0.0002",
+// "initial_equity=10000 maker_fee=0.0002 taker_fee=0.0005 slippage=0.0002 margin_mode=cross",
 // the names of the grid's "account" block and of the result JSON, numbers
 // to 15 significant digits (the run header, Note [Run header]).
 std::string describe_account(const AccountSpec& account);

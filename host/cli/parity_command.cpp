@@ -16,6 +16,7 @@
 #include "host/data/instruments.h"
 #include "host/io/atomic_file.h"
 #include "host/parity/parity_run.h"
+#include "host/spec/account_settings.h"
 #include "host/spec/number_format.h"
 
 namespace btforge {
@@ -56,6 +57,8 @@ int run_parity_command(const std::vector<std::string>& args) {
     int periods = kMaxPeriods;
     int threads = 0;
     std::string report;
+    std::string margin_mode = "cross";
+    double min_liquidated = 0.0;
     po::options_description options("Parity");
     options.add_options()
         ("strategy", po::value(&strategy), "strategy to check (default: every strategy generated/ has a kernel for)")
@@ -71,6 +74,11 @@ int run_parity_command(const std::vector<std::string>& args) {
          ("period statistics compared per combination, 0.." + std::to_string(kMaxPeriods) +
           " (Note [Period statistics])").c_str())
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
+        ("margin-mode", po::value(&margin_mode)->default_value(margin_mode)->value_name("MODE"),
+         "cross or isolated: the account's margin mode (Note [Cross and isolated margin])")
+        ("min-liquidated", po::value(&min_liquidated)->default_value(min_liquidated)->value_name("SHARE"),
+         "fail unless at least this share (0..1) of the combinations is liquidated at least once, so that a pass "
+         "is known to cover the liquidation paths (Note [Liquidation rule])")
         ("report", po::value(&report)->value_name("FILE.json"), "write the full comparison as JSON");
     options.add(backend_options(backend_choice, "emu|cuda", "emu")).add(window_options(window_choice));
     if (!parse_command_line(args,
@@ -88,6 +96,11 @@ int run_parity_command(const std::vector<std::string>& args) {
     if (combinations < 1) throw po::error("--combinations must be >= 1");
     if (periods < 0 || periods > kMaxPeriods) {
         throw po::error("--periods must be in 0.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
+    }
+    const std::optional<MarginMode> mode = parse_margin_mode(margin_mode);
+    if (!mode) throw po::error("--margin-mode must be cross or isolated, got '" + margin_mode + "'");
+    if (!(min_liquidated >= 0.0 && min_liquidated <= 1.0)) {
+        throw po::error("--min-liquidated must be a share in 0..1, got " + format_double(min_liquidated));
     }
     threads = resolve_threads(threads);
     install_interrupt_handler();
@@ -140,15 +153,23 @@ int run_parity_command(const std::vector<std::string>& args) {
         choice.strategy = name;
         choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
-        parity::ParityRunOptions run{seed, combinations, threads, window, periods};
+        parity::ParityRunOptions run{seed, combinations, threads, window, periods, *mode};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
+        const double liquidated_share =
+            static_cast<double>(result.liquidated_combinations) / static_cast<double>(result.combinations);
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "
                   << result.full_space << " (seed " << seed << "), " << result.distinct_series
                   << " indicator series; reference " << result.reference_seconds << " s, " << backend.name << " "
                   << result.backend_seconds << " s\n"
                   << parity::format_parity_table(result);
         nlohmann::json json = parity::parity_result_json(result);
-        if (result.passed()) {
+        if (result.passed() && liquidated_share < min_liquidated) {
+            passed = false;
+            std::cout << "verdict: FAIL (liquidations in " << format_significant(100.0 * liquidated_share, 3)
+                      << "% of the combinations, --min-liquidated asks for " << format_significant(100.0 * min_liquidated, 3)
+                      << "%: the liquidation paths are not covered)\n";
+            json["verdict"] = "fail";
+        } else if (result.passed()) {
             std::cout << "verdict: PASS"
                       << (result.comparison.identical_values() == result.comparison.total_values()
                               ? " (100% bit-identical)\n"

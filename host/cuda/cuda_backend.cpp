@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 // device launch is that one with every pointer replaced by its device copy
 // (patch_launch). If the generated layout gains a pointer, this size changes
 // and the assert below stops the build until patch_launch handles it.
-static_assert(sizeof(device::SweepLaunch) == 608,
+static_assert(sizeof(device::SweepLaunch) == 616,
               "device::SweepLaunch changed: update patch_launch and the resident uploads");
 
 // Offsets of the resident arrays in one device allocation, each aligned for
@@ -229,6 +229,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const std::size_t u_funding_rate = resident(market.funding_rate, cells * sizeof(double));
     const std::size_t u_funding_events = resident(market.funding_events, cells * sizeof(int));
     const std::size_t u_tradable = resident(market.tradable, cells * sizeof(unsigned char));
+    const std::size_t u_margin =
+        resident(market.margin, static_cast<std::size_t>(std::max(market.n_symbols, 0)) * sizeof(device::MarginSchedule));
     const std::size_t u_radix = resident(tables.radix.data(), tables.radix.size() * sizeof(unsigned long long));
     const std::size_t u_stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
     const std::size_t u_value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
@@ -310,6 +312,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     whole.funding_rate = device_pointer<const double>(base, at(u_funding_rate));
     whole.funding_events = device_pointer<const int>(base, at(u_funding_events));
     whole.tradable = device_pointer<const unsigned char>(base, at(u_tradable));
+    whole.margin = device_pointer<const device::MarginSchedule>(base, at(u_margin));
     launch.market = window_view(whole, tables.window);
     launch.radix = device_pointer<const unsigned long long>(base, at(u_radix));
     launch.stride = device_pointer<const unsigned long long>(base, at(u_stride));

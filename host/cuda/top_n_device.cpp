@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kEntry = "btforge_top_n_select";
 
 // device::Metrics' fields in the order of metric_columns().
-constexpr std::array<DeviceMetricField, 18> kFields{{
+constexpr std::array<DeviceMetricField, 20> kFields{{
     {offsetof(device::Metrics, final_equity), false},
     {offsetof(device::Metrics, total_return), false},
     {offsetof(device::Metrics, net_pnl), false},
@@ -35,6 +35,8 @@ constexpr std::array<DeviceMetricField, 18> kFields{{
     {offsetof(device::Metrics, exposure), false},
     {offsetof(device::Metrics, avg_trade_return), false},
     {offsetof(device::Metrics, max_consecutive_losses), true},
+    {offsetof(device::Metrics, n_liquidations), true},
+    {offsetof(device::Metrics, liquidation_loss), false},
 }};
 
 unsigned keep_for(std::size_t top_n) {

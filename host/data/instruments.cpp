@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/data/data_error.h"
+#include "host/data/margin_schedule_input.h"
 #include "host/io/atomic_file.h"
 #include "host/json/checked_json.h"
 
@@ -64,7 +65,8 @@ InstrumentTable parse_instruments(const std::string& json_text, const std::strin
         }
         if (!fields.is_object()) {
             throw DataError(file_label, 0, 0, "expected-object",
-                            where + ": expected an object with qty_step, min_qty, price_tick, got " +
+                            where + ": expected an object with qty_step, min_qty, price_tick, maintenance_margin, "
+                                    "liquidation_fee, got " +
                                 json_type_and_value(fields));
         }
         Instrument instrument;
@@ -76,9 +78,14 @@ InstrumentTable parse_instruments(const std::string& json_text, const std::strin
                 instrument.min_qty = instrument_size(value, file_label, path);
             } else if (key == "price_tick") {
                 instrument.price_tick = instrument_size(value, file_label, path);
+            } else if (key == "maintenance_margin") {
+                read_maintenance_tiers(value, file_label, path, instrument.margin);
+            } else if (key == "liquidation_fee") {
+                read_liquidation_fee(value, file_label, path, instrument.margin);
             } else {
                 throw DataError(file_label, 0, 0, "unknown-key",
-                                path + ": unknown key (expected qty_step, min_qty, price_tick)");
+                                path + ": unknown key (expected qty_step, min_qty, price_tick, maintenance_margin, "
+                                       "liquidation_fee)");
             }
         }
         table.emplace(symbol, instrument);
@@ -111,9 +118,16 @@ void write_instruments(const std::vector<std::string>& symbols, const std::vecto
     }
     json root = json::object();
     for (std::size_t i = 0; i < symbols.size(); ++i) {
-        root[symbols[i]] = {{"qty_step", instruments[i].qty_step},
-                            {"min_qty", instruments[i].min_qty},
-                            {"price_tick", instruments[i].price_tick}};
+        json entry = {{"qty_step", instruments[i].qty_step},
+                      {"min_qty", instruments[i].min_qty},
+                      {"price_tick", instruments[i].price_tick}};
+        // Note [Default margin schedule]: written only where it is not the default.
+        const MarginSchedule fallback = default_margin_schedule();
+        if (!same_margin_schedule(instruments[i].margin, fallback)) {
+            entry["maintenance_margin"] = maintenance_tiers_json(instruments[i].margin);
+            entry["liquidation_fee"] = instruments[i].margin.liquidation_fee;
+        }
+        root[symbols[i]] = std::move(entry);
     }
     out << root.dump(2) << '\n';
 }

@@ -12,7 +12,7 @@
 
 namespace btforge {
 
-// Order-size rules by symbol, as read from an instruments file (SPEC §4).
+// Trading rules by symbol, as read from an instruments file (SPEC §4).
 using InstrumentTable = std::map<std::string, Instrument>;
 
 // Note [Instrument size range]
@@ -26,9 +26,12 @@ inline constexpr double kMaxInstrumentSize = 1e9;
 inline constexpr std::string_view kInstrumentSizeRange = "[1e-12, 1e9]";
 static_assert(kMinInstrumentSize == 1e-12, "kInstrumentSizeRange says 1e-12");
 
-// Reads `{ "BTCUSDT": {"qty_step": 0.001, "min_qty": 0.001, "price_tick": 0.1}, ... }`.
-// Every key of a symbol is optional (the Instrument defaults fill in); values
-// must be numbers within Note [Instrument size range]; unknown keys are
+// Reads `{ "BTCUSDT": {"qty_step": 0.001, "min_qty": 0.001, "price_tick": 0.1,
+// "maintenance_margin": [...], "liquidation_fee": 0.01}, ... }`.
+// Every key of a symbol is optional (the Instrument defaults fill in, Note
+// [Default margin schedule] for the margin); sizes must be numbers within
+// Note [Instrument size range], the margin keys as margin_schedule_input.h
+// says (rules bad-margin-tier, out-of-range); unknown keys are
 // rejected, because a typo such as "qty_stp" would otherwise silently fall
 // back to a default. The text is read under Note [Checked JSON documents].
 // Throws DataError naming the file and the line:column or the JSON path

@@ -4,15 +4,19 @@
 #include <string>
 #include <vector>
 
+#include "reference/margin/default_margin_schedule.h"
+#include "reference/margin/margin_schedule.h"
 #include "reference/market/market_view.h"
 
 namespace btforge {
 
-// Order-size rules of one symbol (SPEC §4 instruments file).
+// Trading rules of one symbol (SPEC §4 instruments file): order sizes and
+// prices, and its maintenance margin tiers and liquidation fee.
 struct Instrument {
     double qty_step = 0.001;
     double min_qty = 0.001;
     double price_tick = 0.01;
+    MarginSchedule margin = default_margin_schedule();  // Note [Maintenance margin tiers]
 };
 
 // The owning, host-side market: every symbol aligned on the union of the
@@ -26,6 +30,9 @@ struct Market {
     std::vector<std::int32_t> funding_events;    // [n_symbols * n_bars]
     std::vector<std::uint8_t> tradable;          // [n_symbols * n_bars]
     std::vector<std::vector<int>> own_bars;      // per symbol: aligned indices where it is tradable, increasing
+    // instruments[s].margin, side by side for MarketView::margin; whatever
+    // sets `instruments` calls set_margin_from_instruments() (view() checks).
+    std::vector<MarginSchedule> margin;
 
     int n_symbols() const { return static_cast<int>(symbols.size()); }
     int n_bars() const { return static_cast<int>(timestamp_ms.size()); }
@@ -33,6 +40,7 @@ struct Market {
         return static_cast<std::size_t>(symbol) * timestamp_ms.size() + static_cast<std::size_t>(bar);
     }
     int symbol_index(const std::string& name) const;  // -1 when absent
+    void set_margin_from_instruments();
     MarketView view() const;
 };
 

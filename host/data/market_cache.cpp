@@ -104,6 +104,31 @@ private:
     Sha256 hash_;
 };
 
+void write_margin_schedule(PayloadWriter& w, const MarginSchedule& schedule) {
+    w.put<std::int32_t>(schedule.n_tiers);
+    w.put(schedule.liquidation_fee);
+    for (int k = 0; k < kMaxMarginTiers; ++k) {
+        w.put(schedule.notional_floor[k]);
+        w.put(schedule.rate[k]);
+        w.put(schedule.amount[k]);
+    }
+}
+
+MarginSchedule read_margin_schedule(PayloadReader& r) {
+    MarginSchedule schedule{};
+    schedule.n_tiers = r.get<std::int32_t>();
+    if (schedule.n_tiers < 1 || schedule.n_tiers > kMaxMarginTiers) {
+        throw std::runtime_error("a margin schedule of " + std::to_string(schedule.n_tiers) + " tiers");
+    }
+    schedule.liquidation_fee = r.get<double>();
+    for (int k = 0; k < kMaxMarginTiers; ++k) {
+        schedule.notional_floor[k] = r.get<double>();
+        schedule.rate[k] = r.get<double>();
+        schedule.amount[k] = r.get<double>();
+    }
+    return schedule;
+}
+
 void write_payload(PayloadWriter& w, const Market& market, const CsvMarketFacts& facts) {
     w.put<std::uint64_t>(market.symbols.size());
     w.put<std::uint64_t>(market.timestamp_ms.size());
@@ -116,6 +141,7 @@ void write_payload(PayloadWriter& w, const Market& market, const CsvMarketFacts&
         w.put(market.instruments[s].qty_step);
         w.put(market.instruments[s].min_qty);
         w.put(market.instruments[s].price_tick);
+        write_margin_schedule(w, market.instruments[s].margin);
     }
     w.put_array(market.timestamp_ms);
     for (const std::vector<double>* column : {&market.open, &market.high, &market.low, &market.close, &market.volume,
@@ -147,6 +173,7 @@ Market read_payload(PayloadReader& r, CsvMarketFacts* facts) {
         instrument.qty_step = r.get<double>();
         instrument.min_qty = r.get<double>();
         instrument.price_tick = r.get<double>();
+        instrument.margin = read_margin_schedule(r);
         m.instruments.push_back(instrument);
     }
     m.timestamp_ms = r.get_array<std::int64_t>(n_bars);
@@ -163,6 +190,7 @@ Market read_payload(PayloadReader& r, CsvMarketFacts* facts) {
         }
         m.own_bars.push_back(std::move(own));
     }
+    m.set_margin_from_instruments();
     if (facts != nullptr) *facts = f;
     return m;
 }
@@ -175,7 +203,16 @@ std::string options_text(const MarketLoadOptions& options) {
     out << "\ndefault_funding_rate: " << options.default_funding_rate
         << "\nfunding_interval_ms: " << options.funding_interval_ms << "\ntimestamp_unit: "
         << (options.timestamp_unit ? std::string(epoch_unit_name(*options.timestamp_unit)) : std::string("auto"))
-        << "\ninstruments: " << (options.instruments_file ? "given" : "none") << '\n';
+        << "\ninstruments: " << (options.instruments_file ? "given" : "none") << "\ndefault margin schedule:";
+    // Note [Default margin schedule]: a symbol the instruments file leaves
+    // without one gets the default, so a cache holds it; another default
+    // (another btforge) must not reuse it.
+    const MarginSchedule fallback = default_margin_schedule();
+    out << ' ' << fallback.n_tiers << ' ' << fallback.liquidation_fee;
+    for (int k = 0; k < fallback.n_tiers; ++k) {
+        out << ' ' << fallback.notional_floor[k] << ':' << fallback.rate[k] << ':' << fallback.amount[k];
+    }
+    out << '\n';
     return out.str();
 }
 

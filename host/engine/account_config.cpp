@@ -26,6 +26,7 @@ AccountConfig make_account_config(const AccountSpec& account, const Market& mark
     config.taker_fee = account.taker_fee;
     config.slippage = account.slippage;
     config.bars_per_year = bars_per_year(market);
+    config.margin_mode = account.margin_mode;
     return config;
 }
 

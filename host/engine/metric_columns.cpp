@@ -23,6 +23,8 @@ constexpr MetricColumn kColumns[] = {
     {"exposure", true, false, [](const Metrics& m) { return m.exposure; }},
     {"avg_trade_return", true, false, [](const Metrics& m) { return m.avg_trade_return; }},
     {"max_consecutive_losses", false, true, [](const Metrics& m) { return static_cast<double>(m.max_consecutive_losses); }},
+    {"n_liquidations", false, true, [](const Metrics& m) { return static_cast<double>(m.n_liquidations); }},
+    {"liquidation_loss", false, false, [](const Metrics& m) { return m.liquidation_loss; }},
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "host/engine/account_config.h"
 #include "host/engine/metric_columns.h"
 #include "host/parity/parity_grid.h"
+#include "host/spec/account_settings.h"
 #include "host/spec/assignments.h"
 #include "host/spec/combination_space.h"
 #include "host/spec/number_format.h"
@@ -98,6 +99,8 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     SweepJob job{&binding, &spec, &space, &market.market, window, make_account_config(spec.account, market.market),
                  &series};
     job.account.n_periods = options.n_periods;
+    job.account.margin_mode = options.margin_mode;
+    result.margin_mode = options.margin_mode;
     // The backend's own series: compared with the reference's value by
     // value, then computed again by the backend's sweep from the plan.
     SeriesCache planned = SeriesCache::plan(spec, market.market, values);
@@ -120,6 +123,10 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     result.reference_seconds = reference.seconds;
     result.backend_seconds = tested.seconds;
     result.comparison = compare_rows(tested.all, reference.all, tested.periods, reference.periods, options.n_periods);
+    for (const ResultRow& row : reference.all) {
+        result.liquidated_combinations += row.metrics.n_liquidations > 0 ? 1 : 0;
+        result.liquidations += static_cast<std::uint64_t>(std::max(row.metrics.n_liquidations, 0));
+    }
 
     result.top_compared = reference.top.size();
     result.top_identical = tested.top.size() == reference.top.size() &&
@@ -168,6 +175,12 @@ std::string format_parity_table(const ParityResult& r) {
                   (std::to_string(identical) + "/" + std::to_string(total)).c_str());
     out << line;
     out << "top " << r.top_compared << " by sharpe: " << (r.top_identical ? "same ids, same order" : "DIFFERENT") << '\n';
+    out << "liquidations (" << margin_mode_name(r.margin_mode) << " margin): " << r.liquidations << " in "
+        << r.liquidated_combinations << " of " << r.combinations << " combinations ("
+        << format_significant(100.0 * static_cast<double>(r.liquidated_combinations) /
+                                  static_cast<double>(std::max<std::uint64_t>(r.combinations, 1)),
+                              3)
+        << "%)\n";
     return out.str();
 }
 
@@ -230,6 +243,9 @@ nlohmann::json parity_result_json(const ParityResult& r) {
             {"failed_rows", r.comparison.failed_rows},
             {"top_compared", r.top_compared},
             {"top_identical", r.top_identical},
+            {"margin_mode", std::string(margin_mode_name(r.margin_mode))},
+            {"liquidated_combinations", r.liquidated_combinations},
+            {"liquidations", r.liquidations},
             {"failures", failures},
             {"first_divergence_assignments", r.first_divergence_assignments},
             {"verdict", r.passed() ? "pass" : "fail"}};
@@ -239,6 +255,7 @@ std::string replay_command(const ParityResult& r, const std::string& data_file, 
     std::string command = "btforge replay --strategy " + r.strategy;
     for (const std::string& a : r.first_divergence_assignments) command += " --set " + a;
     command += " --data " + data_file + " --instruments " + instruments_file;
+    if (r.margin_mode != kCrossMargin) command += " --margin-mode " + std::string(margin_mode_name(r.margin_mode));
     return command;
 }
 

@@ -50,6 +50,7 @@ struct ParityRunOptions {
     int threads = 1;
     std::optional<MarketWindow> window;  // the bars evaluated (Note [Market windows]); none: all
     int n_periods = 0;                   // period statistics compared per combination (Note [Period statistics])
+    MarginMode margin_mode = kCrossMargin;  // of the account (Note [Cross and isolated margin])
 };
 
 struct ParityResult {
@@ -73,6 +74,11 @@ struct ParityResult {
     // The top rows by sharpe, ranked by each side: same ids, same order.
     std::size_t top_compared = 0;
     bool top_identical = true;
+    // Liquidation paths exercised (Note [Liquidation rule]): combinations
+    // with at least one liquidation, and liquidations in all, by the reference.
+    MarginMode margin_mode = kCrossMargin;
+    std::uint64_t liquidated_combinations = 0;
+    std::uint64_t liquidations = 0;
     // The parameter assignments of the first diverging combination (empty
     // when none), as `btforge replay --set` takes them.
     std::vector<std::string> first_divergence_assignments;

@@ -139,6 +139,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["funding"] = summary.funding;
     nlohmann::ordered_json account;  // the values the run used (Note [Account settings])
     for (const AccountSetting& setting : account_settings()) account[std::string(setting.key)] = summary.account.*(setting.field);
+    account["margin_mode"] = std::string(margin_mode_name(summary.account.margin_mode));
     head["account"] = account;
     head["backend"] = summary.backend;
     head["combinations"] = summary.combinations;
@@ -179,6 +180,15 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
     for (std::string_view name : {"total_return", "sharpe", "max_drawdown", "n_trades", "win_rate", "profit_factor"}) {
         const MetricColumn* column = find_metric_column(name);
         if (column != &rank_metric) shown.push_back(column);
+    }
+    // Liquidations (Note [Liquidation rule]) are shown where a shown row has one.
+    bool any_liquidated = false;
+    for (std::size_t r = 0; r < shown_rows; ++r) any_liquidated = any_liquidated || ranked[r].metrics.n_liquidations > 0;
+    if (any_liquidated) {
+        for (std::string_view name : {"n_liquidations", "liquidation_loss"}) {
+            const MetricColumn* column = find_metric_column(name);
+            if (column != &rank_metric) shown.push_back(column);
+        }
     }
     for (const MetricColumn* m : shown) header.push_back(std::string(m->name));
     if (any_invalid) header.push_back("valid");

@@ -23,7 +23,7 @@ namespace btforge {
 // the default strategy]: per bar and per symbol in index order, the fills at
 // the open (entry, signal_exit), then the funding, then the fills inside the
 // bar (resting_entry, a resting order reached after the funding time: Note
-// [Resting entry orders]; then the exits stop_loss, stop_gap,
+// [Resting entry orders]; then the exits liquidation, stop_loss, stop_gap,
 // partial_target, target); after every symbol, the exits at the close
 // (max_hold, end_of_data). The derivation replays the
 // account in that order with the reference's arithmetic (quantize after each

@@ -16,6 +16,7 @@ const char* fill_reason_name(int reason) {
         case kMaxHold: return "max_hold";
         case kEndOfData: return "end_of_data";
         case kRestingEntry: return "resting_entry";
+        case kLiquidation: return "liquidation";
         default: return "unknown";
     }
 }

@@ -1,6 +1,7 @@
 #include "host/spec/account_settings.h"
 
 #include <cmath>
+#include <cstddef>
 #include <vector>
 
 #include "host/spec/json_input.h"
@@ -31,8 +32,12 @@ constexpr std::array<AccountSetting, kAccountSettings> kSettings = {{
      "price slippage against the trader on taker fills, a fraction of the price"},
 }};
 
-// A new AccountSpec field needs its setting above (and its key in the spec).
-static_assert(sizeof(AccountSpec) == kAccountSettings * sizeof(double));
+// A new numeric AccountSpec field needs its setting above (and its key in
+// the spec); the margin mode, the one that is not a number, follows them.
+static_assert(offsetof(AccountSpec, margin_mode) == kAccountSettings * sizeof(double));
+static_assert(sizeof(AccountSpec) == kAccountSettings * sizeof(double) + sizeof(double));
+
+constexpr std::string_view kMarginModeKey = "margin_mode";
 
 }  // namespace
 
@@ -41,14 +46,23 @@ std::span<const AccountSetting, kAccountSettings> account_settings() { return kS
 bool AccountOverrides::empty() const {
     for (const auto& value : values)
         if (value) return false;
-    return true;
+    return !margin_mode;
 }
 
 AccountSpec apply_account_overrides(AccountSpec account, const AccountOverrides& overrides) {
     for (std::size_t i = 0; i < kAccountSettings; ++i)
         if (overrides.values[i]) account.*(kSettings[i].field) = *overrides.values[i];
+    if (overrides.margin_mode) account.margin_mode = *overrides.margin_mode;
     return account;
 }
+
+std::optional<MarginMode> parse_margin_mode(std::string_view text) {
+    if (text == "cross") return kCrossMargin;
+    if (text == "isolated") return kIsolatedMargin;
+    return std::nullopt;
+}
+
+std::string_view margin_mode_name(MarginMode mode) { return mode == kIsolatedMargin ? "isolated" : "cross"; }
 
 void check_account_value(const AccountSetting& setting, double value, const std::string& origin,
                          const std::string& json_pointer) {
@@ -63,6 +77,7 @@ AccountOverrides parse_account_block(const JsonNode& node) {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> names;
         for (const AccountSetting& setting : kSettings) names.emplace_back(setting.key);
+        names.emplace_back(kMarginModeKey);
         return names;
     }();
     node.allow_only_keys(keys);
@@ -73,6 +88,10 @@ AccountOverrides parse_account_block(const JsonNode& node) {
             if (!kSettings[i].accepts(value)) given->fail(kSettings[i].rule);
             overrides.values[i] = value;
         }
+    }
+    if (auto given = node.find(kMarginModeKey)) {
+        overrides.margin_mode = parse_margin_mode(given->as_string());
+        if (!overrides.margin_mode) given->fail("\"cross\" or \"isolated\"");
     }
     return overrides;
 }

@@ -11,12 +11,13 @@
 namespace btforge {
 
 // Note [Account settings]
-// The account a run uses (initial equity, maker and taker fee, slippage) is
-// the strategy spec's "account" block, overridden key by key by the grid's
-// "account" block, overridden in turn by the command line (--initial-equity,
-// --maker-fee, --taker-fee, --slippage). Each value obeys the one rule of its
-// AccountSetting below wherever it is written, and every result file states
-// the values its run used.
+// The account a run uses (initial equity, maker and taker fee, slippage,
+// margin mode) is the strategy spec's "account" block, overridden key by key
+// by the grid's "account" block, overridden in turn by the command line
+// (--initial-equity, --maker-fee, --taker-fee, --slippage, --margin-mode).
+// Each number obeys the one rule of its AccountSetting below wherever it is
+// written, the margin mode is "cross" or "isolated" (Note [Cross and
+// isolated margin]), and every result file states the values its run used.
 
 struct AccountSetting {
     std::string_view key;     // the JSON key, e.g. "taker_fee"
@@ -36,11 +37,16 @@ std::span<const AccountSetting, kAccountSettings> account_settings();
 // an empty slot keeps the value of the layer below.
 struct AccountOverrides {
     std::array<std::optional<double>, kAccountSettings> values{};  // in account_settings() order
+    std::optional<MarginMode> margin_mode;
 
     bool empty() const;
 };
 
 AccountSpec apply_account_overrides(AccountSpec account, const AccountOverrides& overrides);
+
+// "cross" or "isolated" as a MarginMode; nothing for any other text.
+std::optional<MarginMode> parse_margin_mode(std::string_view text);
+std::string_view margin_mode_name(MarginMode mode);
 
 // Throws SpecError("origin: /json/pointer: expected <rule>, got <value>")
 // when `value` breaks the setting's rule.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "reference/margin/margin_schedule.h"
+
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -71,6 +73,7 @@ struct AccountSpec {
     double maker_fee = 0.0002;      // fractions of notional, each in [0, 0.1)
     double taker_fee = 0.0005;
     double slippage = 0.0002;
+    MarginMode margin_mode = kCrossMargin;  // Note [Cross and isolated margin]
 };
 
 struct StrategySpec {

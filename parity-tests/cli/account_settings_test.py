@@ -16,20 +16,21 @@ import shlex
 import cli_end_to_end as e2e
 
 SPEC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "spec")
-KEYS = ["initial_equity", "maker_fee", "taker_fee", "slippage"]
+KEYS = ["initial_equity", "maker_fee", "taker_fee", "slippage", "margin_mode"]
 
 
 def spec_account(strategy):
+    """The spec's account block, with the margin mode a spec that names none has (cross)."""
     name = strategy + ".json"
     with open(os.path.join(SPEC_DIR, name)) as f:
-        return json.load(f)["account"]
+        return dict({"margin_mode": "cross"}, **json.load(f)["account"])
 
 
 def printed_account(stdout):
     m = re.search(r"^ *account: +(.*)$", stdout, re.M)
     if not m:
         raise AssertionError("no 'account:' line in the output:\n" + stdout)
-    return {k: float(v) for k, v in (item.split("=", 1) for item in m.group(1).split())}
+    return {k: v if k == "margin_mode" else float(v) for k, v in (item.split("=", 1) for item in m.group(1).split())}
 
 
 class AccountSettings(e2e.CliTestCase):
@@ -98,6 +99,35 @@ class AccountSettings(e2e.CliTestCase):
         _, rows, _ = e2e.read_csv(self.path("res.csv"))
         self.assertEqual(dict(e2e.parse_metrics(replay.stdout)), {k: rows[0][k] for k in e2e.METRICS})
 
+    def test_margin_mode_command_line_over_grid_over_spec(self):
+        """Note [Cross and isolated margin]: the mode is an account setting like the others, and it is used."""
+        strategy = "sma_cross"
+        isolated = self.grid_with_account(strategy, {"margin_mode": "isolated"})
+        # Leveraged entries, so the mode matters: 5x notional, isolated on 1x of equity each.
+        leverage = ["--param", "position_fraction=5", "--param", "stop_pct=0.5"]
+        self.sweep(strategy, self.write_grid(strategy), self.path("cross"), *leverage)
+        self.sweep(strategy, isolated, self.path("isolated"), *leverage)
+        self.sweep(strategy, isolated, self.path("back"), *leverage, "--margin-mode", "cross")
+        self.assertEqual(self.result_json(self.path("cross"))["account"]["margin_mode"], "cross")
+        self.assertEqual(self.result_json(self.path("isolated"))["account"]["margin_mode"], "isolated")
+        self.assertEqual(self.result_json(self.path("back"))["account"]["margin_mode"], "cross")
+        with open(self.path("cross.csv")) as a, open(self.path("back.csv")) as b:
+            self.assertEqual(a.read(), b.read())
+        with open(self.path("cross.csv")) as a, open(self.path("isolated.csv")) as b:
+            self.assertNotEqual(a.read(), b.read())
+        # The printed replay command carries the option, and reproduces the row.
+        p = self.btforge("sweep", "--strategy", strategy, "--grid", isolated, "-o", "res", *e2e.MARKET, *leverage,
+                         "--margin-mode", "isolated")
+        line = re.search(r"^replay the best: (.*) \[same market options\]$", p.stdout, re.M)
+        self.assertIn("--margin-mode isolated", line.group(1))
+        replay = self.btforge(*shlex.split(line.group(1))[1:], *e2e.MARKET)
+        self.assertEqual(printed_account(replay.stdout)["margin_mode"], "isolated")
+        _, rows, _ = e2e.read_csv(self.path("res.csv"))
+        self.assertEqual(dict(e2e.parse_metrics(replay.stdout)), {k: rows[0][k] for k in e2e.METRICS})
+        p = self.btforge("sweep", "--strategy", strategy, "-o", "bad", *e2e.MARKET, "--margin-mode", "portfolio",
+                         expect=2)
+        self.assertIn("--margin-mode must be cross or isolated, got 'portfolio'", p.stderr)
+
     def test_replay_by_set_takes_the_account_of_grid(self):
         grid = self.grid_with_account("sma_cross", {"initial_equity": 777})
         p = self.btforge("replay", "--strategy", "sma_cross", "--set", "fast_period=5", *e2e.MARKET)
@@ -140,7 +170,8 @@ class AccountSettings(e2e.CliTestCase):
             ({"taker_fee": 0.2}, "/account/taker_fee: expected a fraction of notional in [0, 0.1), got 0.2"),
             ({"initial_equity": -5}, "/account/initial_equity: expected a positive number of at most 1e12, got -5"),
             ({"fee": 0.001}, "/account/fee: expected one of the keys initial_equity, maker_fee, taker_fee, "
-                             "slippage, got unknown key \"fee\""),
+                             "slippage, margin_mode, got unknown key \"fee\""),
+            ({"margin_mode": "portfolio"}, "/account/margin_mode: expected \"cross\" or \"isolated\", got \"portfolio\""),
             ([0.001], "/account: expected an account object, got an array"),
         ]
         for account, message in cases:
@@ -155,7 +186,7 @@ class AccountSettings(e2e.CliTestCase):
         for command in ("sweep", "replay", "bench"):
             with self.subTest(command=command):
                 p = self.btforge(command, "--help")
-                for option in ("--initial-equity", "--maker-fee", "--taker-fee", "--slippage"):
+                for option in ("--initial-equity", "--maker-fee", "--taker-fee", "--slippage", "--margin-mode"):
                     self.assertIn(option, p.stdout)
 
 

@@ -26,7 +26,7 @@ class RunHeader(e2e.CliTestCase):
         self.assertIn("market:     synthetic (seed 42, 60-minute bars): 2 symbols x 600 bars, 2024-01-01T", header)
         self.assertIn("funding:    the synthetic market's own rates", header)
         self.assertRegex(header, r"(?m)^  account:    initial_equity=10000 maker_fee=0\.[0-9]+ taker_fee=0\.[0-9]+ "
-                                 r"slippage=0\.[0-9]+$")
+                                 r"slippage=0\.[0-9]+ margin_mode=cross$")
         with open(self.path("res.json")) as f:
             doc = json.load(f)
         self.assertIn("synthetic (seed 42", doc["market"])

@@ -4,6 +4,7 @@ parity accepts, and a rejected backend's error names the accepted ones.
 
 Usage: parity_options_test.py PATH/TO/btforge [unittest options]
 """
+import os
 import re
 
 import cli_end_to_end as e2e
@@ -53,6 +54,35 @@ class PeriodOptions(e2e.CliTestCase):
         p = self.btforge("parity", "--backend", "emu", "--bars", "10", "--periods", "16", "--from", "2024-01-01T05:00",
                          expect=2)
         self.assertIn("--periods 16 needs at least that many bars in the window, which has 5", p.stderr)
+
+
+class LiquidationOptions(e2e.CliTestCase):
+    """--margin-mode and --min-liquidated (Note [Liquidation rule]) on parity."""
+
+    LEVERAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "specs", "default_leveraged.json")
+
+    def run_parity(self, *extra, expect=0):
+        return self.btforge("parity", "--backend", "emu", "--spec", self.LEVERAGED, "--bars", "3000", "--symbols", "2",
+                            "--combinations", "300", "--periods", "0", *extra, expect=expect)
+
+    def test_the_share_of_liquidated_combinations_is_reported_and_can_be_required(self):
+        for mode in ("cross", "isolated"):
+            with self.subTest(mode=mode):
+                p = self.run_parity("--margin-mode", mode)
+                m = re.search(r"^liquidations \(%s margin\): (\d+) in (\d+) of 300 combinations \(([0-9.]+)%%\)$" % mode,
+                              p.stdout, re.M)
+                self.assertIsNotNone(m, p.stdout)
+                self.assertGreater(int(m.group(2)), 0)
+                self.assertIn("verdict: PASS", p.stdout)
+        p = self.run_parity("--min-liquidated", "1", expect=1)
+        self.assertRegex(p.stdout, r"verdict: FAIL \(liquidations in [0-9.]+% of the combinations, --min-liquidated "
+                                   r"asks for 100%: the liquidation paths are not covered\)")
+
+    def test_bad_values_are_usage_errors(self):
+        p = self.btforge("parity", "--backend", "emu", "--margin-mode", "portfolio", expect=2)
+        self.assertIn("--margin-mode must be cross or isolated, got 'portfolio'", p.stderr)
+        p = self.btforge("parity", "--backend", "emu", "--min-liquidated", "1.5", expect=2)
+        self.assertIn("--min-liquidated must be a share in 0..1, got 1.5", p.stderr)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "reference/kernel_marker.h"
+#include "reference/margin/margin_schedule.h"
 
 namespace btforge {
 
@@ -17,6 +18,7 @@ struct BT_KERNEL AccountConfig {
     double slippage;       // fraction of price, against the trader, taker fills only
     double bars_per_year;  // annualizes sharpe, sortino and calmar; derived from the data's bar spacing
     int n_periods;         // periods of the window with statistics of their own, 0..kMaxPeriods (Note [Period statistics])
+    int margin_mode;       // MarginMode: cross or isolated (Note [Cross and isolated margin])
 };
 
 BT_KERNEL inline double fee_rate(const AccountConfig& config, FillRole role) {

@@ -16,6 +16,7 @@ BT_KERNEL inline void apply_funding(Account& account, Holding& holding, double d
     account.cash = quantize(account.cash - delta);
     account.funding_paid = quantize(account.funding_paid + delta);
     holding.trade_pnl = quantize(holding.trade_pnl - delta);
+    holding.margin = quantize(holding.margin - delta);  // Note [Cross and isolated margin]
 }
 
 }  // namespace btforge

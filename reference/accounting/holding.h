@@ -19,6 +19,14 @@ struct BT_KERNEL Holding {
     double entry_price;     // average entry price
     double entry_notional;  // qty * price at entry: the base of the trade's return
     double trade_pnl;       // realized PnL - fees - funding of this round trip so far
+    // Note [Cross and isolated margin]: posted at the open (notional over the
+    // leverage), less the funding paid, released in proportion by partial
+    // closes. What backs the position in isolated mode; kept, unread, in cross.
+    double margin;
+    // Cross margin: unrealized PnL less maintenance margin at the last mark
+    // (the fill, then each close), what the position adds to the margin
+    // balance behind the others (Note [Liquidation rule]).
+    double cushion;
 };
 
 }  // namespace btforge

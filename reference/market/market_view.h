@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "reference/kernel_marker.h"
+#include "reference/margin/margin_schedule.h"
 
 namespace btforge {
 
@@ -41,6 +42,7 @@ struct BT_KERNEL MarketView {
     const double* funding_rate;          // rate paid per funding time settled at this bar
     const std::int32_t* funding_events;  // funding times settled in (previous own bar, this bar]
     const std::uint8_t* tradable;        // 1 where the symbol has a bar at this timestamp
+    const MarginSchedule* margin;        // [n_symbols]: maintenance tiers and liquidation fee (Note [Maintenance margin tiers])
     double qty_step[kMaxSymbols];
     double min_qty[kMaxSymbols];
     double price_tick[kMaxSymbols];

@@ -29,6 +29,8 @@ struct BT_KERNEL Metrics {
     double exposure;          // fraction of bars with an open position at the close
     double avg_trade_return;  // mean of round trip net PnL / entry notional
     int max_consecutive_losses;
+    int n_liquidations;       // round trips ended by a liquidation (Note [Liquidation rule])
+    double liquidation_loss;  // their net loss (fees and funding included), positive: the equity liquidations took
 };
 
 // Note [Rows with non-finite metrics]
@@ -50,10 +52,11 @@ constexpr bool metrics_are_finite(const Row& m) {
            metric_is_finite(m.funding_paid) && metric_is_finite(m.win_rate) &&
            (metric_is_finite(m.profit_factor) || m.profit_factor > 1.0e308) && metric_is_finite(m.max_drawdown) &&
            metric_is_finite(m.sharpe) && metric_is_finite(m.sortino) && metric_is_finite(m.calmar) &&
-           metric_is_finite(m.exposure) && metric_is_finite(m.avg_trade_return);
+           metric_is_finite(m.exposure) && metric_is_finite(m.avg_trade_return) &&
+           metric_is_finite(m.liquidation_loss);
 }
 // The list above names every real field: a new metric must join it.
-static_assert(sizeof(Metrics) == 15 * sizeof(double) + 4 * sizeof(int), "a metric was added: list it above");
+static_assert(sizeof(Metrics) == 16 * sizeof(double) + 4 * sizeof(int), "a metric was added: list it above");
 
 // Note [Annualizing without pow]
 // Compounded annualization needs pow(), which is not correctly rounded on
@@ -80,6 +83,8 @@ struct BT_KERNEL MetricsAccumulator {
     BT_COLD double sum_trade_return;
     BT_COLD int losing_streak;
     BT_COLD int max_losing_streak;
+    BT_COLD int n_liquidations;
+    BT_COLD double liquidation_loss;
     // Note [Period statistics]: the current period's running values, and
     // where each finished period goes (null with n_periods 0).
     // Not cold: a kernel that passes a literal null folds n_periods to 0 and
@@ -148,6 +153,8 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
     acc.sum_trade_return = 0.0;
     acc.losing_streak = 0;
     acc.max_losing_streak = 0;
+    acc.n_liquidations = 0;
+    acc.liquidation_loss = 0.0;
     acc.periods = periods;
     acc.n_periods = periods != nullptr && n_bars > 0 ? n_periods : 0;
     acc.n_bars = n_bars;
@@ -268,6 +275,13 @@ BT_KERNEL inline void metrics_on_trade_closed(MetricsAccumulator& acc, double tr
     }
 }
 
+// Called after metrics_on_trade_closed for a round trip that a liquidation
+// ended, with the same net PnL.
+BT_KERNEL inline void metrics_on_liquidation(MetricsAccumulator& acc, double trade_pnl) {
+    acc.n_liquidations += 1;
+    acc.liquidation_loss -= trade_pnl;
+}
+
 BT_KERNEL inline void metrics_finish(const MetricsAccumulator& acc, double final_equity, double fees_paid,
                                      double funding_paid, double bars_per_year, Metrics& out) {
     out.final_equity = final_equity;
@@ -297,6 +311,8 @@ BT_KERNEL inline void metrics_finish(const MetricsAccumulator& acc, double final
     out.exposure = acc.n_returns > 0 ? static_cast<double>(acc.bars_exposed) / n : 0.0;
     out.avg_trade_return = acc.n_trades > 0 ? acc.sum_trade_return / static_cast<double>(acc.n_trades) : 0.0;
     out.max_consecutive_losses = acc.max_losing_streak;
+    out.n_liquidations = acc.n_liquidations;
+    out.liquidation_loss = acc.liquidation_loss;
 }
 
 }  // namespace btforge

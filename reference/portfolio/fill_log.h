@@ -15,6 +15,7 @@ enum BT_KERNEL FillReason : int {
     kMaxHold = 6,      // held max_hold_bars, closed at the close
     kEndOfData = 7,    // last bar, closed at the close
     kRestingEntry = 8, // a resting limit or stop entry filled inside the bar (reference/orders/)
+    kLiquidation = 9,  // the exchange closed the position (Note [Liquidation rule])
 };
 
 struct BT_KERNEL FillRecord {

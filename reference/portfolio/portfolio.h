@@ -3,53 +3,98 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/mark_to_market.h"
+#include "reference/exits/liquidation.h"
 #include "reference/kernel_marker.h"
+#include "reference/margin/maintenance_margin.h"
+#include "reference/margin/margin_schedule.h"
 #include "reference/market/market_view.h"
 
 namespace btforge {
 
-// One combination's book: the shared cash account and one holding per
-// symbol. Strategies keep their own per-symbol decision state (brackets,
-// pending orders) beside it; what is money lives here.
+// One combination's book: the shared cash account, one holding per symbol,
+// and how they are margined (Note [Cross and isolated margin]). Strategies
+// keep their own per-symbol decision state (brackets, pending orders) beside
+// it; what is money lives here.
 struct BT_KERNEL Portfolio {
     Account account;
     Holding holdings[kMaxSymbols];
     int n_symbols;
+    int margin_mode;                // MarginMode
+    const MarginSchedule* margin;   // the market's, [n_symbols]
 };
 
-BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig& config, int n_symbols) {
+BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig& config, const MarketView& market) {
     portfolio.account.cash = config.initial_equity;
     portfolio.account.fees_paid = 0.0;
     portfolio.account.funding_paid = 0.0;
-    portfolio.n_symbols = n_symbols;
-    for (int s = 0; s < n_symbols; ++s) {
+    portfolio.n_symbols = market.n_symbols;
+    portfolio.margin_mode = config.margin_mode;
+    portfolio.margin = market.margin;
+    for (int s = 0; s < market.n_symbols; ++s) {
         portfolio.holdings[s].side = 0;
         portfolio.holdings[s].qty = 0.0;
         portfolio.holdings[s].entry_price = 0.0;
         portfolio.holdings[s].entry_notional = 0.0;
         portfolio.holdings[s].trade_pnl = 0.0;
+        portfolio.holdings[s].margin = 0.0;
+        portfolio.holdings[s].cushion = 0.0;
     }
 }
 
+// What an open holding adds to the cross margin balance behind the others
+// when marked at `price`: its unrealized PnL less its maintenance margin.
+BT_KERNEL inline double holding_cushion(const Holding& holding, double price, const MarginSchedule& schedule) {
+    return mark_to_market_pnl(holding, price) - maintenance_margin(schedule, holding.qty * price);
+}
+
 // Equity marked at the close of bar t: cash plus every holding's unrealized
-// PnL at its (held) close, in symbol order. Sets *has_position when any
-// holding is open. Only the symbols whose bit is set in `may_hold` are looked
-// at: a strategy that knows which symbols are flat passes a clear bit for
-// them (Note [Busy symbols] of the default strategy), one that does not
-// passes ~0u.
-BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, const MarketView& market, int t,
-                                                  unsigned may_hold, int* has_position) {
+// PnL at its (held) close, in symbol order; in cross margin each open
+// holding's cushion is marked there too (Note [Liquidation rule]). Sets
+// *has_position when any holding is open. Only the symbols whose bit is set
+// in `may_hold` are looked at: a strategy that knows which symbols are flat
+// passes a clear bit for them (Note [Busy symbols] of the default strategy),
+// one that does not passes ~0u.
+BT_KERNEL inline double portfolio_mark_at_close(Portfolio& portfolio, const MarketView& market, int t,
+                                                unsigned may_hold, int* has_position) {
     double equity = portfolio.account.cash;
     *has_position = 0;
     for (int s = 0; s < portfolio.n_symbols && (may_hold >> s) != 0u; ++s) {
         if (((may_hold >> s) & 1u) == 0u) continue;
-        const Holding& h = portfolio.holdings[s];
+        Holding& h = portfolio.holdings[s];
         if (h.side != 0) {
-            equity += mark_to_market_pnl(h, market.close[market_index(market, s, t)]);
+            double close = market.close[market_index(market, s, t)];
+            double pnl = mark_to_market_pnl(h, close);
+            equity += pnl;
+            if (portfolio.margin_mode == kCrossMargin) {
+                h.cushion = pnl - maintenance_margin(portfolio.margin[s], h.qty * close);
+            }
             *has_position = 1;
         }
     }
     return equity;
+}
+
+// B of Note [Liquidation price] for holding s: in isolated margin its own
+// margin; in cross the cash plus the cushion of every other open holding
+// (only those whose bit is set in `may_hold` can be open), in symbol order.
+BT_KERNEL inline double portfolio_margin_balance(const Portfolio& portfolio, int s, unsigned may_hold) {
+    if (portfolio.margin_mode == kIsolatedMargin) return portfolio.holdings[s].margin;
+    double balance = portfolio.account.cash;
+    for (int j = 0; j < portfolio.n_symbols && (may_hold >> j) != 0u; ++j) {
+        if (j == s || ((may_hold >> j) & 1u) == 0u) continue;
+        const Holding& h = portfolio.holdings[j];
+        if (h.side != 0) balance += h.cushion;
+    }
+    return balance;
+}
+
+// Note [Liquidation rule] for the open holding s in a bar of these prices
+// (`open_price`: the fill price for a position filled inside the bar).
+BT_KERNEL inline LiquidationCheck portfolio_check_liquidation(const Portfolio& portfolio, int s, unsigned may_hold,
+                                                              double open_price, double high, double low) {
+    const Holding& h = portfolio.holdings[s];
+    return evaluate_liquidation(h.side, h.qty, h.entry_price, portfolio_margin_balance(portfolio, s, may_hold),
+                                portfolio.margin[s], open_price, high, low);
 }
 
 // Initial margin of the open holdings at their entry prices.

@@ -3,14 +3,19 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/fills.h"
 #include "reference/accounting/holding.h"
+#include "reference/accounting/liquidation_fill.h"
+#include "reference/exits/liquidation.h"
 #include "reference/kernel_marker.h"
+#include "reference/margin/margin_schedule.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/portfolio.h"
 
 namespace btforge {
 
 // Where a fill happens: shared by every fill helper so a log record and the
-// accounting always describe the same event.
+// accounting always describe the same event. The holding is the portfolio's
+// of `symbol`.
 struct BT_KERNEL FillContext {
     int bar;
     int symbol;
@@ -25,46 +30,9 @@ BT_KERNEL inline FillContext fill_context(int bar, int symbol, int trade_index) 
     return where;
 }
 
-// Opens a holding at `fill_price` (slippage already applied by the caller,
-// who also needed that price to size the order), paying the fee of `role`
-// (a market or stop entry is a taker, a resting limit entry a maker:
-// reference/orders/) and logged with `reason` (kEntry at the open,
-// kRestingEntry inside the bar).
-BT_KERNEL inline void open_position_by_role(Account& account, Holding& holding, FillLog* log,
-                                            const AccountConfig& config, const FillContext& where, int side,
-                                            double qty, double fill_price, FillRole role, int reason) {
-    double fee = apply_open_fill(account, holding, side, qty, fill_price, fee_rate(config, role));
-    FillRecord record;
-    record.bar = where.bar;
-    record.symbol = where.symbol;
-    record.reason = reason;
-    record.trade_dir = side;
-    record.trade_index = where.trade_index;
-    record.qty = qty;
-    record.price = fill_price;
-    record.fee = fee;
-    record.realized_pnl = 0.0;
-    record.cash_after = account.cash;
-    log_fill(log, record);
-}
-
-// Opens a holding as a taker (a market entry at the open).
-BT_KERNEL inline void open_position(Account& account, Holding& holding, FillLog* log, const AccountConfig& config,
-                                    const FillContext& where, int side, double qty, double fill_price) {
-    open_position_by_role(account, holding, log, config, where, side, qty, fill_price, kTaker, kEntry);
-}
-
-// Closes `qty` of a holding at the quoted price: slippage and fee by role,
-// logged with its reason; when the holding becomes flat the round trip is
-// handed to the metrics. Returns 1 when the holding is flat afterwards.
-BT_KERNEL inline int close_position(Account& account, Holding& holding, MetricsAccumulator& metrics, FillLog* log,
-                                    const AccountConfig& config, const FillContext& where, double qty,
-                                    double quoted_price, FillRole role, int reason) {
-    int trade_dir = -holding.side;
-    double price = slipped_price(config, quoted_price, trade_dir, role);
-    double entry_notional = holding.entry_notional;
-    double fee = 0.0;
-    double pnl = apply_close_fill(account, holding, qty, price, fee_rate(config, role), &fee);
+BT_KERNEL inline void log_position_fill(FillLog* log, const FillContext& where, int reason, int trade_dir, double qty,
+                                        double price, double fee, double realized_pnl, double cash_after) {
+    if (log == nullptr) return;
     FillRecord record;
     record.bar = where.bar;
     record.symbol = where.symbol;
@@ -74,12 +42,71 @@ BT_KERNEL inline int close_position(Account& account, Holding& holding, MetricsA
     record.qty = qty;
     record.price = price;
     record.fee = fee;
-    record.realized_pnl = pnl;
-    record.cash_after = account.cash;
+    record.realized_pnl = realized_pnl;
+    record.cash_after = cash_after;
     log_fill(log, record);
-    if (holding.side != 0) return 0;
+}
+
+// Opens a holding at `fill_price` (slippage already applied by the caller,
+// who also needed that price to size the order), paying the fee of `role`
+// (a market or stop entry is a taker, a resting limit entry a maker:
+// reference/orders/), posting notional / leverage of margin (Note [Cross and
+// isolated margin]) and logged with `reason` (kEntry at the open,
+// kRestingEntry inside the bar). In cross margin the holding is marked at
+// its fill (Note [Liquidation rule]).
+BT_KERNEL inline void open_position_by_role(Portfolio& pf, FillLog* log, const AccountConfig& config,
+                                            const FillContext& where, int side, double qty, double fill_price,
+                                            double leverage, FillRole role, int reason) {
+    Holding& holding = pf.holdings[where.symbol];
+    double fee = apply_open_fill(pf.account, holding, side, qty, fill_price, fee_rate(config, role), leverage);
+    if (pf.margin_mode == kCrossMargin) holding.cushion = holding_cushion(holding, fill_price, pf.margin[where.symbol]);
+    log_position_fill(log, where, reason, side, qty, fill_price, fee, 0.0, pf.account.cash);
+}
+
+// Opens a holding as a taker (a market entry at the open).
+BT_KERNEL inline void open_position(Portfolio& pf, FillLog* log, const AccountConfig& config, const FillContext& where,
+                                    int side, double qty, double fill_price, double leverage) {
+    open_position_by_role(pf, log, config, where, side, qty, fill_price, leverage, kTaker, kEntry);
+}
+
+// Closes `qty` of a holding at the quoted price: slippage and fee by role,
+// logged with its reason; when the holding becomes flat the round trip is
+// handed to the metrics, else (cross margin) it is marked at the fill.
+// Returns 1 when the holding is flat afterwards.
+BT_KERNEL inline int close_position(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
+                                    const AccountConfig& config, const FillContext& where, double qty,
+                                    double quoted_price, FillRole role, int reason) {
+    Holding& holding = pf.holdings[where.symbol];
+    int trade_dir = -holding.side;
+    double price = slipped_price(config, quoted_price, trade_dir, role);
+    double entry_notional = holding.entry_notional;
+    double fee = 0.0;
+    double pnl = apply_close_fill(pf.account, holding, qty, price, fee_rate(config, role), &fee);
+    log_position_fill(log, where, reason, trade_dir, qty, price, fee, pnl, pf.account.cash);
+    if (holding.side != 0) {
+        if (pf.margin_mode == kCrossMargin) holding.cushion = holding_cushion(holding, price, pf.margin[where.symbol]);
+        return 0;
+    }
     metrics_on_trade_closed(metrics, holding.trade_pnl, entry_notional);
     return 1;
+}
+
+// Closes the whole holding as Note [Liquidation fill] says, at the price of
+// a liquidation check that found it liquidated; logged as kLiquidation and
+// counted by the metrics.
+BT_KERNEL inline void liquidate_position(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
+                                         const FillContext& where, const LiquidationCheck& liquidation) {
+    Holding& holding = pf.holdings[where.symbol];
+    int trade_dir = -holding.side;
+    double qty = holding.qty;
+    double entry_notional = holding.entry_notional;
+    LiquidationAmounts amounts = liquidation_amounts(holding, liquidation.price, liquidation.balance,
+                                                     pf.margin[where.symbol].liquidation_fee, pf.margin_mode);
+    book_close_fill(pf.account, holding, qty, amounts.pnl, amounts.fee);
+    log_position_fill(log, where, kLiquidation, trade_dir, qty, liquidation.price, amounts.fee, amounts.pnl,
+                      pf.account.cash);
+    metrics_on_trade_closed(metrics, holding.trade_pnl, entry_notional);
+    metrics_on_liquidation(metrics, holding.trade_pnl);
 }
 
 }  // namespace btforge

@@ -4,8 +4,11 @@
 // working skeleton to change (docs/WRITING_A_STRATEGY.md). Per symbol, the
 // close crossing above its SMA goes long at the next open, crossing below
 // goes short (or only exits when shorts are off); a fixed stop at stop_pct
-// from the entry follows the shared gap-aware stop rule; each entry commits
-// position_fraction of the equity marked at the previous close.
+// from the entry follows the shared gap-aware stop rule, after the shared
+// liquidation rule where the price reaches that first (Note [Liquidation
+// rule]); each entry's notional is position_fraction of the equity marked at
+// the previous close, at leverage max(1, position_fraction) (Note [Cross and
+// isolated margin]).
 //
 // The parameter struct has one field per parameter of spec/{{name}}.json, in
 // its order (int for int and bool, double for double); the series struct one
@@ -17,6 +20,7 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
+#include "reference/exits/liquidation.h"
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
@@ -60,7 +64,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
                                              const {{type}}Params& p, const AccountConfig& config, Metrics& out,
                                              FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
-    portfolio_begin(pf, config, m.n_symbols);
+    portfolio_begin(pf, config, m);
     {{type}}SymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         states[s].stop = 0.0;
@@ -75,7 +79,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
 
     for (int t = 0; t < m.n_bars; ++t) {
         // At the open: orders decided at the previous close, funding, then
-        // the stop inside the bar.
+        // inside the bar a liquidation or the stop, whichever comes first.
         for (int s = 0; s < m.n_symbols; ++s) {
             int i = market_index(m, s, t);
             if (m.tradable[i] == 0) continue;
@@ -86,15 +90,15 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
                 int target = st.pending;
                 st.pending = 0;
                 if (holding.side != 0 && holding.side != target) {
-                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
-                                   kSignalExit);
+                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit);
                 }
                 if (target != 2 && holding.side == 0 && equity_prev_close > 0.0) {
                     double fill_price = slipped_price(config, m.open[i], target, kTaker);
                     double qty = floor_to_step(p.position_fraction * equity_prev_close / fill_price, m.qty_step[s]);
                     if (qty >= m.min_qty[s]) {
                         where.trade_index = trades_started;
-                        open_position(pf.account, holding, log, config, where, target, qty, fill_price);
+                        open_position(pf, log, config, where, target, qty, fill_price,
+                                      std::fmax(1.0, p.position_fraction));
                         st.trade_index = trades_started;
                         trades_started += 1;
                         st.stop = round_to_tick(fill_price * (1.0 - static_cast<double>(target) * p.stop_pct),
@@ -106,12 +110,13 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
             settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             where.trade_index = st.trade_index;
             int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
-            if (stop == kStopGapped) {
-                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
-                               kStopGap);
+            LiquidationCheck liquidation = portfolio_check_liquidation(pf, s, ~0u, m.open[i], m.high[i], m.low[i]);
+            if (liquidation_comes_first(liquidation, holding.side, st.stop, stop) != 0) {
+                liquidate_position(pf, metrics, log, where, liquidation);
+            } else if (stop == kStopGapped) {
+                close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
             } else if (stop == kStopHit) {
-                close_position(pf.account, holding, metrics, log, config, where, holding.qty, st.stop, kTaker,
-                               kStopLoss);
+                close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
             }
         }
 
@@ -124,8 +129,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
             if (t == last_bar) {
                 if (holding.side != 0) {
                     FillContext where = fill_context(t, s, st.trade_index);
-                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i],
-                                   kTaker, kEndOfData);
+                    close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kEndOfData);
                 }
                 continue;
             }
@@ -137,7 +141,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
         }
 
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        double equity = portfolio_mark_at_close(pf, m, t, ~0u, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

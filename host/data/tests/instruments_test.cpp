@@ -4,6 +4,8 @@
 
 #include "host/data/data_error.h"
 #include "host/data/instruments.h"
+#include "host/data/margin_schedule_input.h"
+#include "reference/margin/default_margin_schedule.h"
 #include "host/data/tests/temp_dir.h"
 
 using btforge::DataError;
@@ -82,4 +84,74 @@ TEST_CASE("instruments: files") {
     CHECK(table.at("B").qty_step == 0.001);
     CHECK(table.at("B").price_tick == 1e-7);
     CHECK(dir.entry_count() == 1);
+}
+
+// Note [Maintenance margin tiers]: the instruments file's margin keys.
+TEST_CASE("instruments: maintenance tiers and liquidation fee, as an exchange publishes them") {
+    const auto table = parse_instruments(R"({"BTCUSDT": {"maintenance_margin": [
+            {"notional_floor": 0, "rate": 0.004, "amount": 0},
+            {"notional_floor": 50000, "rate": 0.005, "amount": 50},
+            {"notional_floor": 250000, "rate": 0.01}],
+        "liquidation_fee": 0.0125}, "ETHUSDT": {"liquidation_fee": 0.005}, "X": {}})",
+                                         "instruments.json");
+    const btforge::MarginSchedule& btc = table.at("BTCUSDT").margin;
+    CHECK(btc.n_tiers == 3);
+    CHECK(btc.notional_floor[1] == 50000.0);
+    CHECK(btc.rate[2] == 0.01);
+    CHECK(btc.amount[1] == 50.0);
+    CHECK(btc.amount[2] == doctest::Approx(1300.0).epsilon(1e-12));  // left out: the continuous one
+    CHECK(btc.liquidation_fee == 0.0125);
+    // A fee alone keeps the default tiers; nothing keeps the default schedule.
+    const btforge::MarginSchedule fallback = btforge::default_margin_schedule();
+    CHECK(table.at("ETHUSDT").margin.n_tiers == fallback.n_tiers);
+    CHECK(table.at("ETHUSDT").margin.liquidation_fee == 0.005);
+    CHECK(btforge::same_margin_schedule(table.at("X").margin, fallback));
+}
+
+TEST_CASE("instruments: a schedule that breaks a rule of Note [Maintenance margin tiers] names its JSON path") {
+    struct Case {
+        const char* json;
+        const char* rule;
+        const char* message_start;
+    };
+    const Case cases[] = {
+        {R"({"A": {"maintenance_margin": []}})", "bad-margin-tier", "/A/maintenance_margin: expected an array of 1 to 16"},
+        {R"({"A": {"maintenance_margin": {"rate": 0.01}}})", "bad-margin-tier", "/A/maintenance_margin: expected an array"},
+        {R"({"A": {"maintenance_margin": [{"notional_floor": 10, "rate": 0.01}]}})", "bad-margin-tier",
+         "/A/maintenance_margin/0/notional_floor: the first tier must start at 0"},
+        {R"({"A": {"maintenance_margin": [{"notional_floor": 0, "rate": 0.01}, {"notional_floor": 0, "rate": 0.02}]}})",
+         "bad-margin-tier", "/A/maintenance_margin/1/notional_floor: floors must increase"},
+        {R"({"A": {"maintenance_margin": [{"notional_floor": 0, "rate": 0.02}, {"notional_floor": 5, "rate": 0.01}]}})",
+         "bad-margin-tier", "/A/maintenance_margin/1/rate: a rate must not be below"},
+        {R"({"A": {"maintenance_margin": [{"notional_floor": 0, "rate": 1}]}})", "bad-margin-tier",
+         "/A/maintenance_margin/0/rate: expected a maintenance margin rate in (0, 1)"},
+        {R"({"A": {"maintenance_margin": [{"notional_floor": 0, "rate": "1%"}]}})", "bad-margin-tier",
+         "/A/maintenance_margin/0/rate: expected a number"},
+        {R"({"A": {"maintenance_margin": [{"notional_floor": 0, "rate": 0.004}, {"notional_floor": 50000, "rate": 0.005, "amount": 60}]}})",
+         "bad-margin-tier", "/A/maintenance_margin/1/amount: expected 50"},
+        {R"({"A": {"maintenance_margin": [{"notional_floor": 0, "rate": 0.004, "cum": 0}]}})", "bad-margin-tier",
+         "/A/maintenance_margin/0/cum: unknown key"},
+        {R"({"A": {"maintenance_margin": [{"rate": 0.004}]}})", "bad-margin-tier",
+         "/A/maintenance_margin/0: expected \"notional_floor\""},
+        {R"({"A": {"liquidation_fee": 0.2}})", "out-of-range", "/A/liquidation_fee: expected a fraction of notional in [0, 0.1)"},
+        {R"({"A": {"liquidation_fee": -0.01}})", "out-of-range", "/A/liquidation_fee: expected a fraction"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(std::string(c.json));
+        const DataError e = expect_error(c.json, c.rule);
+        CHECK(e.message().rfind(c.message_start, 0) == 0);
+    }
+}
+
+TEST_CASE("instruments: a schedule written and read back is the same") {
+    TempDir dir;
+    btforge::Instrument custom;
+    custom.margin.n_tiers = 2;
+    custom.margin.rate[1] = 0.006;
+    custom.margin.amount[1] = custom.margin.notional_floor[1] * (0.006 - custom.margin.rate[0]);
+    custom.margin.liquidation_fee = 0.004;
+    btforge::write_instruments({"A", "B"}, {custom, btforge::Instrument{}}, dir.path() / "i.json");
+    const auto table = load_instruments(dir.path() / "i.json");
+    CHECK(btforge::same_margin_schedule(table.at("A").margin, custom.margin));
+    CHECK(btforge::same_margin_schedule(table.at("B").margin, btforge::default_margin_schedule()));
 }

@@ -35,6 +35,14 @@ TEST_CASE("a grid's account block overrides the spec's values key by key, and th
     CHECK(with_grid.maker_fee == 0.0002);
     CHECK(with_grid.taker_fee == 0.001);
     CHECK(with_grid.slippage == 0.0002);
+    CHECK(with_grid.margin_mode == kCrossMargin);  // the spec's default
+    const Grid isolated = grid_with_account(spec, {{"margin_mode", "isolated"}});
+    CHECK_FALSE(isolated.account.empty());
+    CHECK(apply_account_overrides(spec.account, isolated.account).margin_mode == kIsolatedMargin);
+    AccountOverrides back_to_cross;
+    back_to_cross.margin_mode = kCrossMargin;
+    CHECK(apply_account_overrides(apply_account_overrides(spec.account, isolated.account), back_to_cross).margin_mode ==
+          kCrossMargin);
 
     AccountOverrides command_line;
     command_line.values[2] = 0.0007;  // taker_fee
@@ -68,7 +76,9 @@ TEST_CASE("malformed account blocks of a grid are rejected like the spec's, at t
     };
     const std::vector<Case> cases = {
         {5, "/account", "expected an account object, got 5"},
-        {{{"fee", 0.1}}, "/account/fee", "expected one of the keys initial_equity, maker_fee, taker_fee, slippage, got unknown key \"fee\""},
+        {{{"fee", 0.1}}, "/account/fee", "expected one of the keys initial_equity, maker_fee, taker_fee, slippage, margin_mode, got unknown key \"fee\""},
+        {{{"margin_mode", "portfolio"}}, "/account/margin_mode", "expected \"cross\" or \"isolated\", got \"portfolio\""},
+        {{{"margin_mode", 1}}, "/account/margin_mode", "expected a string, got 1"},
         {{{"initial_equity", 0}}, "/account/initial_equity", "expected a positive number of at most 1e12, got 0"},
         {{{"initial_equity", -100}}, "/account/initial_equity", "expected a positive number of at most 1e12, got -100"},
         {{{"taker_fee", 0.5}}, "/account/taker_fee", "expected a fraction of notional in [0, 0.1), got 0.5"},

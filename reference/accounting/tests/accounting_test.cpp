@@ -41,7 +41,7 @@ TEST_CASE("round_to_tick goes to the nearest tick") {
 }
 
 TEST_CASE("slippage is against the trader and only for takers") {
-    AccountConfig config{10000, 0.0002, 0.0005, 0.001, 8766, 0};
+    AccountConfig config{10000, 0.0002, 0.0005, 0.001, 8766, 0, kCrossMargin};
     CHECK(slipped_price(config, 100.0, +1, kTaker) == doctest::Approx(100.1).epsilon(1e-15));
     CHECK(slipped_price(config, 100.0, -1, kTaker) == doctest::Approx(99.9).epsilon(1e-15));
     CHECK(slipped_price(config, 100.0, +1, kMaker) == 100.0);
@@ -51,8 +51,8 @@ TEST_CASE("slippage is against the trader and only for takers") {
 
 TEST_CASE("open and close fills move cash by fee and realized PnL") {
     Account account{1000.0, 0.0, 0.0};
-    Holding h{0, 0.0, 0.0, 0.0, 0.0};
-    double fee = apply_open_fill(account, h, +1, 2.0, 100.0, 0.001);  // notional 200, fee 0.2
+    Holding h{0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    double fee = apply_open_fill(account, h, +1, 2.0, 100.0, 0.001, 4.0);  // notional 200, fee 0.2, margin 50
     CHECK(fee == 0.2);
     CHECK(account.cash == 999.8);
     CHECK(h.side == 1);
@@ -60,6 +60,7 @@ TEST_CASE("open and close fills move cash by fee and realized PnL") {
     CHECK(h.entry_price == 100.0);
     CHECK(h.entry_notional == 200.0);
     CHECK(h.trade_pnl == -0.2);
+    CHECK(h.margin == 50.0);  // Note [Cross and isolated margin]: 200 / 4, the fee is the cash's
 
     SUBCASE("a partial close keeps the rest open at the same entry") {
         double close_fee = 0.0;
@@ -70,6 +71,7 @@ TEST_CASE("open and close fills move cash by fee and realized PnL") {
         CHECK(h.side == 1);
         CHECK(h.qty == 1.5);
         CHECK(h.trade_pnl == quantize(-0.2 + 5.0 - 0.055));
+        CHECK(h.margin == 37.5);  // a quarter of the quantity closed, a quarter of the margin released
     }
     SUBCASE("closing everything goes flat") {
         double pnl = apply_close_fill(account, h, 2.0, 90.0, 0.001, nullptr);  // -20, fee 0.18
@@ -78,17 +80,19 @@ TEST_CASE("open and close fills move cash by fee and realized PnL") {
         CHECK(h.qty == 0.0);
         CHECK(account.cash == quantize(999.8 - 20.0 - 0.18));
         CHECK(account.fees_paid == quantize(0.2 + 0.18));
+        CHECK(h.margin == 0.0);
     }
     SUBCASE("a short gains when the price falls") {
-        Holding s{0, 0.0, 0.0, 0.0, 0.0};
-        apply_open_fill(account, s, -1, 1.0, 50.0, 0.0);
+        Holding s{0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+        apply_open_fill(account, s, -1, 1.0, 50.0, 0.0, 1.0);
         CHECK(apply_close_fill(account, s, 1.0, 40.0, 0.0, nullptr) == 10.0);
     }
     SUBCASE("adding to a holding averages the entry price") {
-        apply_open_fill(account, h, +1, 2.0, 110.0, 0.0);
+        apply_open_fill(account, h, +1, 2.0, 110.0, 0.0, 2.0);
         CHECK(h.qty == 4.0);
         CHECK(h.entry_price == 105.0);
         CHECK(h.entry_notional == 420.0);
+        CHECK(h.margin == 50.0 + 110.0);  // each fill posts its own notional over its own leverage
     }
 }
 
@@ -97,11 +101,12 @@ TEST_CASE("funding: longs pay a positive rate, shorts receive it") {
     CHECK(funding_delta(-1, 2.0, 100.0, 0.0001) == -0.02);
     CHECK(funding_delta(+1, 2.0, 100.0, -0.0001) == -0.02);
     Account account{1000.0, 0.0, 0.0};
-    Holding h{1, 2.0, 100.0, 200.0, 0.0};
+    Holding h{1, 2.0, 100.0, 200.0, 0.0, 50.0, 0.0};
     apply_funding(account, h, 0.02);
     CHECK(account.cash == 999.98);
     CHECK(account.funding_paid == 0.02);
     CHECK(h.trade_pnl == -0.02);
+    CHECK(h.margin == 49.98);  // isolated margin pays its funding
 }
 
 TEST_CASE("partial close plan") {
@@ -124,10 +129,10 @@ TEST_CASE("partial close plan") {
 }
 
 TEST_CASE("mark to market") {
-    Holding flat{0, 0.0, 0.0, 0.0, 0.0};
+    Holding flat{0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     CHECK(mark_to_market_pnl(flat, 123.0) == 0.0);
-    Holding long_h{1, 2.0, 100.0, 200.0, 0.0};
+    Holding long_h{1, 2.0, 100.0, 200.0, 0.0, 0.0, 0.0};
     CHECK(mark_to_market_pnl(long_h, 105.0) == 10.0);
-    Holding short_h{-1, 2.0, 100.0, 200.0, 0.0};
+    Holding short_h{-1, 2.0, 100.0, 200.0, 0.0, 0.0, 0.0};
     CHECK(mark_to_market_pnl(short_h, 105.0) == -10.0);
 }

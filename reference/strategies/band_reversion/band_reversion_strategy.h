@@ -16,14 +16,17 @@
 // bar too (Note [A fill inside the bar meets its stop in that bar]); it
 // exits at the next open once the close is back at the middle band (fade)
 // or back inside it (breakout: the close crossing the middle band against
-// the position). Each entry commits position_fraction of the equity marked
-// at the previous close.
+// the position). Each entry's notional is position_fraction of the equity
+// marked at the previous close, at leverage max(1, position_fraction) (Note
+// [Cross and isolated margin]); the shared liquidation rule comes before
+// the stop where the price reaches it first (Note [Liquidation rule]).
 
 #include <cmath>
 
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
+#include "reference/exits/liquidation.h"
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
@@ -119,7 +122,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
                                                   const BandReversionParams& p, const AccountConfig& config,
                                                   Metrics& out, FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
-    portfolio_begin(pf, config, m.n_symbols);
+    portfolio_begin(pf, config, m);
     BandReversionSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         cancel_resting_entry(states[s].order);
@@ -146,8 +149,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             if (st.exit_pending != 0) {
                 st.exit_pending = 0;
                 if (holding.side != 0) {
-                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
-                                   kSignalExit);
+                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit);
                 }
             }
             // Funding settles at the open, before a resting entry can fill:
@@ -170,8 +172,9 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
                                      : 0.0;
                     if (qty >= m.min_qty[s]) {
                         where.trade_index = trades_started;
-                        open_position_by_role(pf.account, holding, log, config, where, side, qty, fill.price,
-                                              static_cast<FillRole>(fill.role), kRestingEntry);
+                        open_position_by_role(pf, log, config, where, side, qty, fill.price,
+                                              std::fmax(1.0, p.position_fraction), static_cast<FillRole>(fill.role),
+                                              kRestingEntry);
                         st.trade_index = trades_started;
                         trades_started += 1;
                         st.stop = round_to_tick(fill.quote - static_cast<double>(side) * p.sl_atr * st.order_atr,
@@ -185,14 +188,16 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             if (st.order.kind != kNoEntryOrder && t >= st.order.last_bar) cancel_resting_entry(st.order);
             if (holding.side == 0) continue;
             where.trade_index = st.trade_index;
-            int stop = evaluate_stop(holding.side, st.stop, stop_reference_open(fill, m.open[i]), m.high[i],
-                                     m.low[i]);
-            if (stop == kStopGapped) {
-                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
-                               kStopGap);
+            double open_reference = stop_reference_open(fill, m.open[i]);
+            int stop = evaluate_stop(holding.side, st.stop, open_reference, m.high[i], m.low[i]);
+            LiquidationCheck liquidation =
+                portfolio_check_liquidation(pf, s, ~0u, open_reference, m.high[i], m.low[i]);
+            if (liquidation_comes_first(liquidation, holding.side, st.stop, stop) != 0) {
+                liquidate_position(pf, metrics, log, where, liquidation);
+            } else if (stop == kStopGapped) {
+                close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
             } else if (stop == kStopHit) {
-                close_position(pf.account, holding, metrics, log, config, where, holding.qty, st.stop, kTaker,
-                               kStopLoss);
+                close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
             }
         }
 
@@ -206,8 +211,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
                 cancel_resting_entry(st.order);
                 if (holding.side != 0) {
                     FillContext where = fill_context(t, s, st.trade_index);
-                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i],
-                                   kTaker, kEndOfData);
+                    close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kEndOfData);
                 }
                 continue;
             }
@@ -223,7 +227,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
         }
 
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        double equity = portfolio_mark_at_close(pf, m, t, ~0u, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

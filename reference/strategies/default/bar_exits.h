@@ -2,8 +2,10 @@
 
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/partial_close.h"
+#include "reference/exits/liquidation.h"
 #include "reference/kernel_marker.h"
 #include "reference/metrics/metrics.h"
+#include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
 #include "reference/strategies/default/params.h"
 #include "reference/strategies/default/position.h"
@@ -13,41 +15,44 @@
 namespace btforge {
 
 // SPEC §6 step 3: at most one exit event per position and bar, in priority
-// order stop (gap, then touch) > partial target TP1 > final target TP.
-// TP1 closes tp1_frac (see Note [Partial close plan]) and moves the stop to
-// break-even; the new stop acts from the next bar. Returns 1 when the position
-// was closed completely.
-BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Account& account, Holding& holding,
-                                     MetricsAccumulator& metrics,
-                                     FillLog* log, const AccountConfig& config, const DefaultParams& p, int bar,
-                                     int symbol, double open_price, double high, double low, double qty_step,
-                                     double min_qty) {
+// order liquidation or stop, whichever the price reaches first (Note
+// [Liquidation rule]; the stop by gap, then touch) > partial target TP1 >
+// final target TP. TP1 closes tp1_frac (see Note [Partial close plan]) and
+// moves the stop to break-even; the new stop acts from the next bar.
+// Returns 1 when the position was closed completely.
+BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, const LiquidationCheck& liquidation,
+                                     MetricsAccumulator& metrics, FillLog* log, const AccountConfig& config,
+                                     const DefaultParams& p, int bar, int symbol, double open_price, double high,
+                                     double low, double qty_step, double min_qty) {
     BracketPosition& pos = state.position;
+    Holding& holding = pf.holdings[symbol];
     int side = holding.side;
     FillContext where = fill_context(bar, symbol, pos.trade_index);
     int stop = evaluate_stop(side, pos.stop, open_price, high, low);
+    if (liquidation_comes_first(liquidation, side, pos.stop, stop) != 0) {
+        liquidate_position(pf, metrics, log, where, liquidation);
+        return 1;
+    }
     if (stop == kStopGapped) {
-        return close_position(account, holding, metrics, log, config, where, holding.qty, open_price, kTaker,
-                              kStopGap);
+        return close_position(pf, metrics, log, config, where, holding.qty, open_price, kTaker, kStopGap);
     }
     if (stop == kStopHit) {
-        return close_position(account, holding, metrics, log, config, where, holding.qty, pos.stop, kTaker,
-                              kStopLoss);
+        return close_position(pf, metrics, log, config, where, holding.qty, pos.stop, kTaker, kStopLoss);
     }
     if (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) {
         pos.tp1_done = 1;
         PartialClosePlan plan = build_partial_close_plan(holding.qty, p.tp1_frac, qty_step, min_qty);
         int closed = 0;
         if (plan.close_qty > 0.0) {
-            closed = close_position(account, holding, metrics, log, config, where, plan.close_qty,
+            closed = close_position(pf, metrics, log, config, where, plan.close_qty,
                                     target_fill_price(side, pos.tp1, open_price), kMaker, kPartialTarget);
         }
         if (closed == 0) pos.stop = holding.entry_price;
         return closed;
     }
     if (target_reached(side, pos.tp, high, low) != 0) {
-        return close_position(account, holding, metrics, log, config, where, holding.qty,
-                              target_fill_price(side, pos.tp, open_price), kMaker, kTarget);
+        return close_position(pf, metrics, log, config, where, holding.qty, target_fill_price(side, pos.tp, open_price),
+                              kMaker, kTarget);
     }
     return 0;
 }

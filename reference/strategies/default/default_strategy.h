@@ -24,7 +24,8 @@ namespace btforge {
 // SPEC §6, per bar t and per symbol in index order:
 //   1. pending exits, then pending entries, fill at open[t] (taker);
 //   2. funding for every funding time the bar settles;
-//   3. exits inside the bar (stop > TP1 > TP);
+//   3. exits inside the bar (liquidation or stop, whichever the price
+//      reaches first (Note [Liquidation rule]) > TP1 > TP);
 //   4. trailing, acting from the next bar;
 // then, at the close, per symbol: the max_hold_bars exit and the signals
 // (5), and the portfolio is marked to market (6). A symbol that has no bar at
@@ -51,8 +52,8 @@ BT_KERNEL inline void close_at_end_of_data(Portfolio& pf, DefaultSymbolState* st
         Holding& holding = pf.holdings[s];
         if (holding.side == 0) continue;
         FillContext where = fill_context(t, s, states[s].position.trade_index);
-        close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[market_index(m, s, t)],
-                       kTaker, kEndOfData);
+        close_position(pf, metrics, log, config, where, holding.qty, m.close[market_index(m, s, t)], kTaker,
+                       kEndOfData);
         states[s].last_exit_bar = t;
     }
 }
@@ -82,7 +83,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                                            const AccountConfig& config, Metrics& out, FillLog* log,
                                            double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
-    portfolio_begin(pf, config, m.n_symbols);
+    portfolio_begin(pf, config, m);
     DefaultSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         states[s].position.tp1_done = 0;
@@ -117,14 +118,14 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             // 1. Orders decided at the previous close.
             if (st.pending_exit != 0) {
                 st.pending_exit = 0;
-                if (holding.side != 0 && close_position(pf.account, holding, metrics, log, config, where, holding.qty,
-                                                        m.open[i], kTaker, kSignalExit) != 0) {
+                if (holding.side != 0 &&
+                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit) != 0) {
                     st.last_exit_bar = t;
                 }
             }
             if (st.pending_entry != 0) {
                 double margin = portfolio_used_margin(pf, p.max_leverage);
-                trades_started += fill_pending_entry(st, pf.account, holding, log, config, p, t, s, trades_started,
+                trades_started += fill_pending_entry(st, pf, log, config, p, t, s, trades_started,
                                                      m.open[i], equity_prev_close, margin, m.qty_step[s],
                                                      m.min_qty[s], m.price_tick[s]);
             }
@@ -132,8 +133,9 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             // 2. Funding.
             settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             // 3. Exits inside the bar.
-            if (apply_bar_exits(st, pf.account, holding, metrics, log, config, p, t, s, m.open[i], m.high[i],
-                                m.low[i], m.qty_step[s], m.min_qty[s]) != 0) {
+            LiquidationCheck liquidation = portfolio_check_liquidation(pf, s, busy, m.open[i], m.high[i], m.low[i]);
+            if (apply_bar_exits(st, pf, liquidation, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
+                                m.qty_step[s], m.min_qty[s]) != 0) {
                 st.last_exit_bar = t;
                 continue;
             }
@@ -156,8 +158,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 FillContext where = fill_context(t, s, pos.trade_index);
                 if (m.tradable[i] == 0) continue;
                 if (holding.side != 0 && p.max_hold_bars > 0 && t - pos.entry_bar >= p.max_hold_bars) {
-                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i], kTaker,
-                                   kMaxHold);
+                    close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kMaxHold);
                     st.last_exit_bar = t;
                 }
                 // At t == 0 the "previous" index is the bar itself, so no crossover can fire.
@@ -182,7 +183,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
 
         // 6. Mark to market.
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, busy, &has_position);
+        double equity = portfolio_mark_at_close(pf, m, t, busy, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

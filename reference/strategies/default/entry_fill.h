@@ -5,6 +5,7 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/quantize.h"
 #include "reference/kernel_marker.h"
+#include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
 #include "reference/strategies/default/params.h"
 #include "reference/strategies/default/position.h"
@@ -29,8 +30,9 @@ BT_KERNEL inline double size_entry(double equity, double fill_price, double atr,
     return qty;
 }
 
-// SPEC §6 step 1. Returns 1 when the entry filled.
-BT_KERNEL inline int fill_pending_entry(DefaultSymbolState& state, Account& account, Holding& holding, FillLog* log,
+// SPEC §6 step 1; the position posts notional / max_leverage of margin (Note
+// [Cross and isolated margin]). Returns 1 when the entry filled.
+BT_KERNEL inline int fill_pending_entry(DefaultSymbolState& state, Portfolio& pf, FillLog* log,
                                         const AccountConfig& config, const DefaultParams& p, int bar, int symbol,
                                         int trade_index, double open_price, double equity_prev_close,
                                         double used_margin, double qty_step, double min_qty, double price_tick) {
@@ -42,7 +44,7 @@ BT_KERNEL inline int fill_pending_entry(DefaultSymbolState& state, Account& acco
     if (qty <= 0.0) return 0;
     BracketPosition& pos = state.position;
     FillContext where = fill_context(bar, symbol, trade_index);
-    open_position(account, holding, log, config, where, side, qty, fill_price);
+    open_position(pf, log, config, where, side, qty, fill_price, p.max_leverage);
     double sided = static_cast<double>(side);
     pos.stop = round_to_tick(fill_price - sided * p.sl_atr * atr, price_tick);
     pos.tp1 = round_to_tick(fill_price + sided * p.tp1_atr * atr, price_tick);

@@ -5,6 +5,7 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
+#include "reference/exits/liquidation.h"
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
@@ -20,8 +21,13 @@ namespace btforge {
 // The small example strategy: per symbol, a fast SMA crossing above the slow
 // one goes long at the next open, crossing below goes short (or only exits
 // when shorts are off); an opposite cross exits at the next open. A fixed
-// stop at stop_pct from the entry follows the shared stop-loss rule. Each
-// entry commits position_fraction of the equity marked at the previous close.
+// stop at stop_pct from the entry follows the shared stop-loss rule, and the
+// shared liquidation rule comes first where the price reaches it first
+// (Note [Liquidation rule]). Each entry's notional is position_fraction of
+// the equity marked at the previous close, at leverage max(1,
+// position_fraction): in isolated margin it posts that fraction of the
+// equity as its margin, or the whole equity beyond 1x (Note [Cross and
+// isolated margin]).
 
 struct BT_KERNEL SmaCrossSymbolState {
     double stop;
@@ -44,7 +50,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
                                              const SmaCrossParams& p, const AccountConfig& config, Metrics& out,
                                              FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
-    portfolio_begin(pf, config, m.n_symbols);
+    portfolio_begin(pf, config, m);
     SmaCrossSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         states[s].stop = 0.0;
@@ -68,15 +74,15 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
                 int target = st.pending;
                 st.pending = 0;
                 if (holding.side != 0 && holding.side != target) {
-                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
-                                   kSignalExit);
+                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit);
                 }
                 if (target != 2 && holding.side == 0 && equity_prev_close > 0.0) {
                     double fill_price = slipped_price(config, m.open[i], target, kTaker);
                     double qty = floor_to_step(p.position_fraction * equity_prev_close / fill_price, m.qty_step[s]);
                     if (qty >= m.min_qty[s]) {
                         where.trade_index = trades_started;
-                        open_position(pf.account, holding, log, config, where, target, qty, fill_price);
+                        open_position(pf, log, config, where, target, qty, fill_price,
+                                      std::fmax(1.0, p.position_fraction));
                         st.trade_index = trades_started;
                         trades_started += 1;
                         st.stop = round_to_tick(fill_price * (1.0 - static_cast<double>(target) * p.stop_pct),
@@ -88,12 +94,13 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             where.trade_index = st.trade_index;
             int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
-            if (stop == kStopGapped) {
-                close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.open[i], kTaker,
-                               kStopGap);
+            LiquidationCheck liquidation = portfolio_check_liquidation(pf, s, ~0u, m.open[i], m.high[i], m.low[i]);
+            if (liquidation_comes_first(liquidation, holding.side, st.stop, stop) != 0) {
+                liquidate_position(pf, metrics, log, where, liquidation);
+            } else if (stop == kStopGapped) {
+                close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
             } else if (stop == kStopHit) {
-                close_position(pf.account, holding, metrics, log, config, where, holding.qty, st.stop, kTaker,
-                               kStopLoss);
+                close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
             }
         }
 
@@ -104,8 +111,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             if (t == last_bar) {
                 if (holding.side != 0) {
                     FillContext where = fill_context(t, s, st.trade_index);
-                    close_position(pf.account, holding, metrics, log, config, where, holding.qty, m.close[i],
-                                   kTaker, kEndOfData);
+                    close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kEndOfData);
                 }
                 continue;
             }
@@ -117,7 +123,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
         }
 
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        double equity = portfolio_mark_at_close(pf, m, t, ~0u, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "reference/accounting/fee_model.h"
+#include "reference/margin/default_margin_schedule.h"
+#include "reference/margin/margin_schedule.h"
 #include "reference/market/market_view.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
@@ -22,9 +24,11 @@ struct ScenarioMarket {
     std::vector<std::int32_t> funding_events;
     std::vector<std::uint8_t> tradable;
     double qty_step = 0.001, min_qty = 0.001, price_tick = 0.01;
+    std::vector<MarginSchedule> margin;  // per symbol: Note [Default margin schedule] unless a test sets one
 
     ScenarioMarket(int symbols, int bars, double price = 100.0)
-        : n_symbols(symbols), n_bars(bars), ts(static_cast<std::size_t>(bars)) {
+        : n_symbols(symbols), n_bars(bars), ts(static_cast<std::size_t>(bars)),
+          margin(static_cast<std::size_t>(symbols), default_margin_schedule()) {
         std::size_t cells = static_cast<std::size_t>(symbols * bars);
         open.assign(cells, price);
         high.assign(cells, price);
@@ -57,6 +61,7 @@ struct ScenarioMarket {
         v.funding_rate = funding_rate.data();
         v.funding_events = funding_events.data();
         v.tradable = tradable.data();
+        v.margin = margin.data();
         for (int s = 0; s < n_symbols; ++s) {
             v.qty_step[s] = qty_step;
             v.min_qty[s] = min_qty;
@@ -67,7 +72,7 @@ struct ScenarioMarket {
 };
 
 // No fees, no slippage: fills land exactly on the prices a test names.
-inline AccountConfig frictionless_account() { return AccountConfig{10000.0, 0.0, 0.0, 0.0, 1.0, 0}; }
+inline AccountConfig frictionless_account() { return AccountConfig{10000.0, 0.0, 0.0, 0.0, 1.0, 0, kCrossMargin}; }
 
 struct ScenarioResult {
     Metrics metrics{};

@@ -45,6 +45,18 @@ struct BT_KERNEL LiquidationCheck {
     double balance;  // B of the condition: the fee's cap is taken from it (Note [Liquidation fill])
 };
 
+// Step 1 of Note [Liquidation rule] alone: 1 when the position is
+// liquidated somewhere in the bar. Every bar of every open position asks
+// this; the rest of the rule runs only where it answers 1.
+BT_KERNEL inline int liquidation_reached(int side, double qty, double entry_price, double balance,
+                                         const MarginSchedule& schedule, double high, double low) {
+    double adverse = side > 0 ? low : high;
+    return balance + static_cast<double>(side) * qty * (adverse - entry_price) <=
+                   maintenance_margin(schedule, qty * adverse)
+               ? 1
+               : 0;
+}
+
 BT_KERNEL inline LiquidationCheck evaluate_liquidation(int side, double qty, double entry_price, double balance,
                                                        const MarginSchedule& schedule, double open_price, double high,
                                                        double low) {
@@ -53,8 +65,7 @@ BT_KERNEL inline LiquidationCheck evaluate_liquidation(int side, double qty, dou
     check.price = 0.0;
     check.balance = balance;
     double sided = static_cast<double>(side);
-    double adverse = side > 0 ? low : high;
-    if (balance + sided * qty * (adverse - entry_price) > maintenance_margin(schedule, qty * adverse)) return check;
+    if (liquidation_reached(side, qty, entry_price, balance, schedule, high, low) == 0) return check;
     if (balance + sided * qty * (open_price - entry_price) <= maintenance_margin(schedule, qty * open_price)) {
         check.outcome = kLiquidatedAtOpen;
         check.price = open_price;

@@ -19,8 +19,9 @@ struct BT_KERNEL Portfolio {
     Account account;
     Holding holdings[kMaxSymbols];
     int n_symbols;
-    int margin_mode;                // MarginMode
-    const MarginSchedule* margin;   // the market's, [n_symbols]
+    // BT_COLD (Note [Cold fields]): read only for open positions.
+    BT_COLD int margin_mode;               // MarginMode
+    BT_COLD const MarginSchedule* margin;  // the market's, [n_symbols]
 };
 
 BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig& config, const MarketView& market) {
@@ -43,7 +44,10 @@ BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig&
 
 // What an open holding adds to the cross margin balance behind the others
 // when marked at `price`: its unrealized PnL less its maintenance margin.
-BT_KERNEL inline double holding_cushion(const Holding& holding, double price, const MarginSchedule& schedule) {
+// Called at fills only (the close's marking has it inline), so out of line
+// (Note [Out-of-line functions]): its tier search stays off the bar loop's
+// register peak.
+BT_KERNEL BT_OUT_OF_LINE inline double holding_cushion(const Holding& holding, double price, const MarginSchedule& schedule) {
     return mark_to_market_pnl(holding, price) - maintenance_margin(schedule, holding.qty * price);
 }
 
@@ -86,15 +90,6 @@ BT_KERNEL inline double portfolio_margin_balance(const Portfolio& portfolio, int
         if (h.side != 0) balance += h.cushion;
     }
     return balance;
-}
-
-// Note [Liquidation rule] for the open holding s in a bar of these prices
-// (`open_price`: the fill price for a position filled inside the bar).
-BT_KERNEL inline LiquidationCheck portfolio_check_liquidation(const Portfolio& portfolio, int s, unsigned may_hold,
-                                                              double open_price, double high, double low) {
-    const Holding& h = portfolio.holdings[s];
-    return evaluate_liquidation(h.side, h.qty, h.entry_price, portfolio_margin_balance(portfolio, s, may_hold),
-                                portfolio.margin[s], open_price, high, low);
 }
 
 // Initial margin of the open holdings at their entry prices.

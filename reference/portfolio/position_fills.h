@@ -109,4 +109,35 @@ BT_KERNEL inline void liquidate_position(Portfolio& pf, MetricsAccumulator& metr
     metrics_on_liquidation(metrics, holding.trade_pnl);
 }
 
+// The rest of Note [Liquidation rule] once step 1 found the holding of
+// where.symbol liquidated in the bar (balance: B of the condition): where,
+// and whether before the stop; liquidates it and returns 1 when first.
+// Rare: out of line (Note [Out-of-line functions]).
+BT_KERNEL BT_OUT_OF_LINE inline int liquidate_when_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
+                                          const FillContext& where, double balance, double open_price, double high,
+                                          double low, double stop, int stop_outcome) {
+    const Holding& h = pf.holdings[where.symbol];
+    LiquidationCheck liquidation = evaluate_liquidation(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol],
+                                                        open_price, high, low);
+    if (liquidation_comes_first(liquidation, h.side, stop, stop_outcome) == 0) return 0;
+    liquidate_position(pf, metrics, log, where, liquidation);
+    return 1;
+}
+
+// Note [Liquidation rule] for the open holding of where.symbol in a bar of
+// these prices, against its stop (`stop` and evaluate_stop's `stop_outcome`
+// for this bar; kStopNotHit without one): liquidates it and returns 1 when
+// the liquidation comes first, else returns 0 and leaves the stop to the
+// caller. `open_price` is the fill price for a position filled inside the
+// bar; `may_hold` as portfolio_margin_balance takes it. The common answer,
+// not reached, costs one comparison; the rest runs only where it is.
+BT_KERNEL inline int liquidate_if_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
+                                        const FillContext& where, unsigned may_hold, double open_price, double high,
+                                        double low, double stop, int stop_outcome) {
+    const Holding& h = pf.holdings[where.symbol];
+    double balance = portfolio_margin_balance(pf, where.symbol, may_hold);
+    if (liquidation_reached(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol], high, low) == 0) return 0;
+    return liquidate_when_first(pf, metrics, log, where, balance, open_price, high, low, stop, stop_outcome);
+}
+
 }  // namespace btforge

@@ -110,13 +110,13 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
             settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             where.trade_index = st.trade_index;
             int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
-            LiquidationCheck liquidation = portfolio_check_liquidation(pf, s, ~0u, m.open[i], m.high[i], m.low[i]);
-            if (liquidation_comes_first(liquidation, holding.side, st.stop, stop) != 0) {
-                liquidate_position(pf, metrics, log, where, liquidation);
-            } else if (stop == kStopGapped) {
-                close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
-            } else if (stop == kStopHit) {
-                close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
+            // Note [Liquidation rule]: the exchange's liquidation first where the price reaches it first.
+            if (liquidate_if_first(pf, metrics, log, where, ~0u, m.open[i], m.high[i], m.low[i], st.stop, stop) == 0) {
+                if (stop == kStopGapped) {
+                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
+                } else if (stop == kStopHit) {
+                    close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
+                }
             }
         }
 

@@ -190,14 +190,14 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             where.trade_index = st.trade_index;
             double open_reference = stop_reference_open(fill, m.open[i]);
             int stop = evaluate_stop(holding.side, st.stop, open_reference, m.high[i], m.low[i]);
-            LiquidationCheck liquidation =
-                portfolio_check_liquidation(pf, s, ~0u, open_reference, m.high[i], m.low[i]);
-            if (liquidation_comes_first(liquidation, holding.side, st.stop, stop) != 0) {
-                liquidate_position(pf, metrics, log, where, liquidation);
-            } else if (stop == kStopGapped) {
-                close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
-            } else if (stop == kStopHit) {
-                close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
+            // Note [Liquidation rule]: the exchange's liquidation first where the price reaches it first.
+            if (liquidate_if_first(pf, metrics, log, where, ~0u, open_reference, m.high[i], m.low[i], st.stop, stop) ==
+                0) {
+                if (stop == kStopGapped) {
+                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
+                } else if (stop == kStopHit) {
+                    close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
+                }
             }
         }
 

@@ -20,7 +20,7 @@ namespace btforge {
 // final target TP. TP1 closes tp1_frac (see Note [Partial close plan]) and
 // moves the stop to break-even; the new stop acts from the next bar.
 // Returns 1 when the position was closed completely.
-BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, const LiquidationCheck& liquidation,
+BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, unsigned may_hold,
                                      MetricsAccumulator& metrics, FillLog* log, const AccountConfig& config,
                                      const DefaultParams& p, int bar, int symbol, double open_price, double high,
                                      double low, double qty_step, double min_qty) {
@@ -29,10 +29,7 @@ BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, c
     int side = holding.side;
     FillContext where = fill_context(bar, symbol, pos.trade_index);
     int stop = evaluate_stop(side, pos.stop, open_price, high, low);
-    if (liquidation_comes_first(liquidation, side, pos.stop, stop) != 0) {
-        liquidate_position(pf, metrics, log, where, liquidation);
-        return 1;
-    }
+    if (liquidate_if_first(pf, metrics, log, where, may_hold, open_price, high, low, pos.stop, stop) != 0) return 1;
     if (stop == kStopGapped) {
         return close_position(pf, metrics, log, config, where, holding.qty, open_price, kTaker, kStopGap);
     }

@@ -133,8 +133,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             // 2. Funding.
             settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             // 3. Exits inside the bar.
-            LiquidationCheck liquidation = portfolio_check_liquidation(pf, s, busy, m.open[i], m.high[i], m.low[i]);
-            if (apply_bar_exits(st, pf, liquidation, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
+            if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
                                 m.qty_step[s], m.min_qty[s]) != 0) {
                 st.last_exit_bar = t;
                 continue;

@@ -41,8 +41,6 @@ inline bool is_null(CXCursor c);
 inline bool has_kernel_annotation(CXCursor c);
 // True when the cursor carries [[clang::annotate("btforge::cold")]] (BT_COLD).
 inline bool has_cold_annotation(CXCursor c);
-// True when the cursor carries [[clang::annotate("btforge::out_of_line")]] (BT_OUT_OF_LINE).
-inline bool has_out_of_line_annotation(CXCursor c);
 
 // "btforge::quantize"; anonymous namespaces and inline namespaces (std::__cxx11)
 // are left out, so names read as they are written in the reference.
@@ -126,7 +124,6 @@ inline std::vector<CXCursor> enclosing_namespaces(CXCursor c) {
 
 inline bool has_kernel_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::kernel"); }
 inline bool has_cold_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::cold"); }
-inline bool has_out_of_line_annotation(CXCursor c) { return detail::has_annotation(c, "btforge::out_of_line"); }
 
 inline std::string qualified_name(CXCursor c) {
     std::vector<std::string> parts{spelling(c)};

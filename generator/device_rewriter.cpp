@@ -101,12 +101,6 @@ std::string rewrite_for_device(const Entity& entity) {
             skip_to_end_of(i);
             continue;
         }
-        if (tok.spelling == "BT_OUT_OF_LINE") {
-            emit_gap(tok.offset);
-            out += "BTFORGE_OUT_OF_LINE";
-            skip_to_end_of(i);
-            continue;
-        }
         if (tok.spelling == "std" && is(tokens, i + 1, "::") && i + 2 < tokens.size()) {
             std::string_view name = tokens[i + 2].spelling;
             std::string replacement;

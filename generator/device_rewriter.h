@@ -16,8 +16,6 @@ namespace btforge::gen {
 //                                     -> `const double* BTFORGE_COLD atr`, a volatile pointer
 //   BT_NO_UNROLL before a loop     -> BTFORGE_NO_UNROLL (`#pragma unroll 1` in device code,
 //                                     Note [Loops kept rolled])
-//   BT_OUT_OF_LINE on a function   -> BTFORGE_OUT_OF_LINE (`__noinline__` in device code,
-//                                     Note [Out-of-line functions])
 //   std::sqrt, std::fabs, ...      -> sqrt, fabs, ... (CUDA's functions of identical IEEE semantics)
 //   std::int64_t, std::uint8_t, std::size_t ... -> long long, unsigned char, unsigned long, ...
 //   std::numeric_limits<double>::quiet_NaN() / infinity() -> btforge_quiet_nan() / btforge_infinity()

@@ -214,7 +214,6 @@ public:
                                : m.kind == Entity::Kind::Struct ? "struct"
                                                                 : "declaration";
             check_not_cold(m.cursor, what);
-            if (m.kind != Entity::Kind::Function) check_not_out_of_line(m.cursor, what);
             if (m.kind == Entity::Kind::Function) {
                 caller_ = take(clang_getCursorUSR(m.cursor));
                 names_[caller_] = m.qualified_name;
@@ -361,7 +360,6 @@ private:
             switch (clang_getCursorKind(c)) {
                 case CXCursor_FieldDecl: {
                     check_cold_placement(c);
-                    check_not_out_of_line(c, "field");
                     CX_CXXAccessSpecifier a = clang_getCXXAccessSpecifier(c);
                     if (access && *access != a) {
                         report(at(c), "non-pod",
@@ -457,12 +455,10 @@ private:
                 case CXCursor_ParmDecl:
                     check_declared_type(c, clang_getCursorType(c), "parameter '" + spelling(c) + "'");
                     check_not_cold(c, "parameter");
-                    check_not_out_of_line(c, "parameter");
                     break;
                 case CXCursor_VarDecl:
                     check_local(c);
                     check_not_cold(c, "variable");
-                    check_not_out_of_line(c, "variable");
                     break;
                 case CXCursor_CXXNewExpr:
                     report(at(c), "heap-allocation", "'new' expression: device code has no heap");
@@ -502,15 +498,6 @@ private:
         if (has_cold_annotation(decl)) {
             report(at(decl), "cold-field", std::string("BT_COLD on ") + what + " '" + spelling(decl) +
                                                "': only fields of marked structs can be cold");
-        }
-    }
-
-    // BT_OUT_OF_LINE keeps a function a call (Note [Out-of-line functions]);
-    // on anything else it would be `__noinline__` where nvcc refuses it.
-    void check_not_out_of_line(CXCursor decl, const char* what) {
-        if (has_out_of_line_annotation(decl)) {
-            report(at(decl), "out-of-line", std::string("BT_OUT_OF_LINE on ") + what + " '" + spelling(decl) +
-                                                "': only functions can be kept out of line");
         }
     }
 

@@ -33,8 +33,6 @@ namespace btforge::gen {
 //   variable-length-array  runtime-sized arrays
 //   cold-field       BT_COLD on anything but a field of a marked struct
 //                    (Note [Cold fields] in reference/kernel_marker.h)
-//   out-of-line      BT_OUT_OF_LINE on anything but a function (Note
-//                    [Out-of-line functions] in reference/kernel_marker.h)
 // One construct is reported under one rule: a call to printf is `io`, and
 // one to std::exp `transcendental`, not also `unmarked-call`; a read of std::cout is `io`, not also a non-const global.
 

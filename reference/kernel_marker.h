@@ -57,23 +57,3 @@
 #else
 #define BT_NO_UNROLL
 #endif
-
-// Note [Out-of-line functions]
-// BT_OUT_OF_LINE on a marked function asks the GPU compiler to keep it a
-// real call (`__noinline__`) instead of inlining it into the kernel. It is
-// for code that runs rarely inside the per-bar path, such as a liquidation
-// (Note [Liquidation rule]): inlined, its temporaries raise the register
-// peak of the whole bar loop, and above the 96 registers that 5 blocks per
-// SM allow the kernel spills on every bar; called, its registers are saved
-// to local memory only on the bars that call it. Not for code that runs on
-// most bars or at every fill: each call saves the caller's live registers
-// through local memory (measured, docs/PERFORMANCE.md: the fills out of
-// line ran 0.69-0.94x). It changes nothing in the reference (it expands to
-// nothing) nor in the host-compiled emu kernels. btforge-gen rewrites it
-// into BTFORGE_OUT_OF_LINE and accepts it on functions only (rule
-// out-of-line).
-#if defined(__clang__)
-#define BT_OUT_OF_LINE [[clang::annotate("btforge::out_of_line")]]
-#else
-#define BT_OUT_OF_LINE
-#endif

@@ -24,16 +24,6 @@ BTFORGE_DEVICE inline double btforge_infinity() { return __longlong_as_double(0x
 #endif
 #endif
 
-// Note [Out-of-line functions] (reference/kernel_marker.h): a function the
-// reference marks BT_OUT_OF_LINE stays a call in device code.
-#ifndef BTFORGE_OUT_OF_LINE
-#if defined(__CUDA_ARCH__)
-#define BTFORGE_OUT_OF_LINE __noinline__
-#else
-#define BTFORGE_OUT_OF_LINE
-#endif
-#endif
-
 #include "btforge_layout.h"
 
 namespace btforge::device {

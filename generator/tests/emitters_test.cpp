@@ -493,11 +493,6 @@ TEST_CASE("rewriter: BT_COLD becomes BTFORGE_COLD (volatile in device code, Note
           "struct T {\n    int BTFORGE_COLD a, BTFORGE_COLD b[4];\n    int c;\n};");
 }
 
-TEST_CASE("rewriter: BT_OUT_OF_LINE becomes BTFORGE_OUT_OF_LINE (Note [Out-of-line functions])") {
-    CHECK(rewrite(Entity::Kind::Function, "BT_KERNEL BT_OUT_OF_LINE inline int f(int x) { return x; }") ==
-          "BTFORGE_DEVICE BTFORGE_OUT_OF_LINE inline int f(int x) { return x; }");
-}
-
 TEST_CASE("rewriter: BT_NO_UNROLL becomes BTFORGE_NO_UNROLL (Note [Loops kept rolled])") {
     CHECK(rewrite(Entity::Kind::Function,
                   "BT_KERNEL int f(int n) {\n    int k = 0;\n    BT_NO_UNROLL  // why\n"

@@ -90,15 +90,6 @@ TEST_CASE("cold-field: BT_COLD on a struct, on a function, or after a field's na
     CHECK(model.violations[2].explanation == "BT_COLD on function 'twice': only fields of marked structs can be cold");
 }
 
-TEST_CASE("out-of-line: BT_OUT_OF_LINE on a struct or a field; on a function it passes") {
-    ReferenceModel model = parse({kFixtures + "out-of-line.h"});
-    INFO(describe(model.violations));
-    REQUIRE(model.violations.size() == 2);
-    for (const Violation& v : model.violations) CHECK(v.rule == "out-of-line");
-    CHECK(model.violations[0].explanation == "BT_OUT_OF_LINE on struct 'Whole': only functions can be kept out of line");
-    CHECK(model.violations[1].explanation == "BT_OUT_OF_LINE on field 'b': only functions can be kept out of line");
-}
-
 TEST_CASE("several violations in different functions are all reported, sorted") {
     ReferenceModel model = parse({kFixtures + "several.h"});
     INFO(describe(model.violations));

@@ -23,9 +23,10 @@ struct BT_KERNEL Holding {
     // leverage), less the funding paid, released in proportion by partial
     // closes. What backs the position in isolated mode; kept, unread, in cross.
     double margin;
-    // Cross margin: unrealized PnL less maintenance margin at the last mark
-    // (the fill, then each close), what the position adds to the margin
-    // balance behind the others (Note [Liquidation rule]).
+    // Cross margin: unrealized PnL less maintenance margin at its last mark,
+    // the adverse extreme of the last bar it was checked on: what the
+    // position adds to the margin balance behind the others (Note
+    // [Liquidation rule]).
     double cushion;
 };
 

@@ -19,9 +19,15 @@ namespace btforge {
 //      below its maintenance margin there:
 //          B + side * Q * (X - EP) <= MM(Q * X),
 //      B being what its margin mode puts behind it (Note [Liquidation
-//      price]). In cross margin B is read at the position's turn in the bar:
-//      the cash as it is then, the other open positions at their last mark
-//      (the previous close, or their fill price when they opened since).
+//      price]). In cross margin B is read at the position's turn in the bar
+//      (symbols in index order): the cash as it is then, and every other open
+//      position's unrealized PnL less its maintenance margin at its mark.
+//      A position is marked at the adverse extreme of each bar it is looked
+//      at on (in this step): the order of the symbols' moves inside a bar is
+//      unknown, so the others see it at its worst price of its latest bar,
+//      this bar's for the symbols before this one, the previous bar's for
+//      those after it (a position opened in this bar counts from its own
+//      turn on, as its fill comes there).
 //   2. Gap-aware, like a stop (Note [Stop-loss rule]): when the condition
 //      already holds at the open, the position is liquidated at the open (no
 //      trade happened at the liquidation price); otherwise at the
@@ -45,28 +51,23 @@ struct BT_KERNEL LiquidationCheck {
     double balance;  // B of the condition: the fee's cap is taken from it (Note [Liquidation fill])
 };
 
-// Step 1 of Note [Liquidation rule] alone: 1 when the position is
-// liquidated somewhere in the bar. Every bar of every open position asks
-// this; the rest of the rule runs only where it answers 1.
-BT_KERNEL inline int liquidation_reached(int side, double qty, double entry_price, double balance,
-                                         const MarginSchedule& schedule, double high, double low) {
-    double adverse = side > 0 ? low : high;
-    return balance + static_cast<double>(side) * qty * (adverse - entry_price) <=
-                   maintenance_margin(schedule, qty * adverse)
-               ? 1
-               : 0;
+// The condition of Note [Liquidation rule] at `price`: 1 when B plus the
+// position's unrealized PnL there (mark_to_market_pnl's arithmetic) is at or
+// below its maintenance margin there.
+BT_KERNEL inline int at_or_below_maintenance(int side, double qty, double entry_price, double balance,
+                                             const MarginSchedule& schedule, double price) {
+    double pnl = static_cast<double>(side) * (price - entry_price) * qty;
+    return balance + pnl <= maintenance_margin(schedule, qty * price) ? 1 : 0;
 }
 
-BT_KERNEL inline LiquidationCheck evaluate_liquidation(int side, double qty, double entry_price, double balance,
-                                                       const MarginSchedule& schedule, double open_price, double high,
-                                                       double low) {
+// Step 2 of Note [Liquidation rule] for a position that step 1 found
+// liquidated in the bar: at the open, or at its liquidation price.
+BT_KERNEL inline LiquidationCheck locate_liquidation(int side, double qty, double entry_price, double balance,
+                                                     const MarginSchedule& schedule, double open_price, double high,
+                                                     double low) {
     LiquidationCheck check;
-    check.outcome = kNotLiquidated;
-    check.price = 0.0;
     check.balance = balance;
-    double sided = static_cast<double>(side);
-    if (liquidation_reached(side, qty, entry_price, balance, schedule, high, low) == 0) return check;
-    if (balance + sided * qty * (open_price - entry_price) <= maintenance_margin(schedule, qty * open_price)) {
+    if (at_or_below_maintenance(side, qty, entry_price, balance, schedule, open_price) != 0) {
         check.outcome = kLiquidatedAtOpen;
         check.price = open_price;
         return check;
@@ -75,6 +76,21 @@ BT_KERNEL inline LiquidationCheck evaluate_liquidation(int side, double qty, dou
     check.outcome = kLiquidated;
     check.price = side > 0 ? std::fmin(std::fmax(price, low), open_price) : std::fmax(std::fmin(price, high), open_price);
     return check;
+}
+
+// Steps 1 and 2 of Note [Liquidation rule] (the strategies' bar loops run
+// them through liquidate_if_first, which also marks the position).
+BT_KERNEL inline LiquidationCheck evaluate_liquidation(int side, double qty, double entry_price, double balance,
+                                                       const MarginSchedule& schedule, double open_price, double high,
+                                                       double low) {
+    if (at_or_below_maintenance(side, qty, entry_price, balance, schedule, side > 0 ? low : high) == 0) {
+        LiquidationCheck none;
+        none.outcome = kNotLiquidated;
+        none.price = 0.0;
+        none.balance = balance;
+        return none;
+    }
+    return locate_liquidation(side, qty, entry_price, balance, schedule, open_price, high, low);
 }
 
 // 1 when the liquidation takes the position before the stop (rule 3 of

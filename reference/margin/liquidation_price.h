@@ -19,24 +19,33 @@ namespace btforge {
 // EP1) / (Position1 * MMR - Side1 * Position1)), B standing for
 // WB - TMM1 + UPNL1:
 //     P_k = (B + amount[k] - side * Q * EP) / (Q * rate[k] - side * Q).
-// Binance says to use the tier of the notional at the liquidation price.
-// Because MM is the largest of the tiers' lines (Note [Maintenance margin
-// tiers]), the margin balance less MM is the smallest of the lines'
-// differences, each a line in P (rising for a long, falling for a short):
-// the long is liquidated below every P_k at or under which some line is,
-// i.e. at the largest P_k, the short at the smallest. So the tier needs no
-// search: the maximum (long) or minimum (short) of the P_k is exactly the
-// price of the tier that holds Q * P. A result at or below 0 for a long
-// means it cannot be liquidated at any positive price.
+// Binance says to use the tier of the notional at the liquidation price,
+// re-computing when it differs from the tier at entry. That tier is found
+// without a division: in terms of the notional N = Q * P the margin balance
+// less the maintenance margin is
+//     g(N) = B - side * Q * EP + side * N - MM(N),
+// rising in N for a long and falling for a short (rates are below 1), so
+// the price lies in the last tier at whose floor g has not yet crossed zero
+// (a long: g(floor) <= 0 means the price is at or above that floor; a
+// short: g(floor) >= 0). Then one division gives P_k of that tier. Because
+// MM is the largest of the tiers' lines (Note [Maintenance margin tiers]),
+// this P_k is also the maximum (long) or minimum (short) of all the P_k.
+// A result at or below 0 for a long means it cannot be liquidated at any
+// positive price. The search keeps the divisions out of the loop: inlined
+// into a strategy's bar loop, one division per tier raised its register
+// peak past what 5 blocks per SM allow (docs/PERFORMANCE.md, issue 16).
 BT_KERNEL inline double liquidation_price(int side, double qty, double entry_price, double balance,
                                           const MarginSchedule& schedule) {
     double sided = static_cast<double>(side);
-    double price = 0.0;
-    for (int k = 0; k < schedule.n_tiers; ++k) {
-        double p_k = (balance + schedule.amount[k] - sided * qty * entry_price) / (qty * schedule.rate[k] - sided * qty);
-        if (k == 0 || (side > 0 ? p_k > price : p_k < price)) price = p_k;
+    double base = balance - sided * qty * entry_price;
+    int k = 0;
+    while (k + 1 < schedule.n_tiers) {
+        double floor = schedule.notional_floor[k + 1];
+        double at_floor = base + sided * floor - (floor * schedule.rate[k + 1] - schedule.amount[k + 1]);
+        if (side > 0 ? at_floor > 0.0 : at_floor < 0.0) break;
+        k += 1;
     }
-    return price;
+    return (balance + schedule.amount[k] - sided * qty * entry_price) / (qty * schedule.rate[k] - sided * qty);
 }
 
 }  // namespace btforge

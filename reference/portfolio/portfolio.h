@@ -42,36 +42,21 @@ BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig&
     }
 }
 
-// What an open holding adds to the cross margin balance behind the others
-// when marked at `price`: its unrealized PnL less its maintenance margin.
-// Called at fills only (the close's marking has it inline), so out of line
-// (Note [Out-of-line functions]): its tier search stays off the bar loop's
-// register peak.
-BT_KERNEL BT_OUT_OF_LINE inline double holding_cushion(const Holding& holding, double price, const MarginSchedule& schedule) {
-    return mark_to_market_pnl(holding, price) - maintenance_margin(schedule, holding.qty * price);
-}
-
 // Equity marked at the close of bar t: cash plus every holding's unrealized
-// PnL at its (held) close, in symbol order; in cross margin each open
-// holding's cushion is marked there too (Note [Liquidation rule]). Sets
-// *has_position when any holding is open. Only the symbols whose bit is set
-// in `may_hold` are looked at: a strategy that knows which symbols are flat
-// passes a clear bit for them (Note [Busy symbols] of the default strategy),
-// one that does not passes ~0u.
-BT_KERNEL inline double portfolio_mark_at_close(Portfolio& portfolio, const MarketView& market, int t,
-                                                unsigned may_hold, int* has_position) {
+// PnL at its (held) close, in symbol order. Sets *has_position when any
+// holding is open. Only the symbols whose bit is set in `may_hold` are looked
+// at: a strategy that knows which symbols are flat passes a clear bit for
+// them (Note [Busy symbols] of the default strategy), one that does not
+// passes ~0u.
+BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, const MarketView& market, int t,
+                                                  unsigned may_hold, int* has_position) {
     double equity = portfolio.account.cash;
     *has_position = 0;
     for (int s = 0; s < portfolio.n_symbols && (may_hold >> s) != 0u; ++s) {
         if (((may_hold >> s) & 1u) == 0u) continue;
-        Holding& h = portfolio.holdings[s];
+        const Holding& h = portfolio.holdings[s];
         if (h.side != 0) {
-            double close = market.close[market_index(market, s, t)];
-            double pnl = mark_to_market_pnl(h, close);
-            equity += pnl;
-            if (portfolio.margin_mode == kCrossMargin) {
-                h.cushion = pnl - maintenance_margin(portfolio.margin[s], h.qty * close);
-            }
+            equity += mark_to_market_pnl(h, market.close[market_index(market, s, t)]);
             *has_position = 1;
         }
     }

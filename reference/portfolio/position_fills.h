@@ -52,14 +52,12 @@ BT_KERNEL inline void log_position_fill(FillLog* log, const FillContext& where, 
 // (a market or stop entry is a taker, a resting limit entry a maker:
 // reference/orders/), posting notional / leverage of margin (Note [Cross and
 // isolated margin]) and logged with `reason` (kEntry at the open,
-// kRestingEntry inside the bar). In cross margin the holding is marked at
-// its fill (Note [Liquidation rule]).
+// kRestingEntry inside the bar).
 BT_KERNEL inline void open_position_by_role(Portfolio& pf, FillLog* log, const AccountConfig& config,
                                             const FillContext& where, int side, double qty, double fill_price,
                                             double leverage, FillRole role, int reason) {
     Holding& holding = pf.holdings[where.symbol];
     double fee = apply_open_fill(pf.account, holding, side, qty, fill_price, fee_rate(config, role), leverage);
-    if (pf.margin_mode == kCrossMargin) holding.cushion = holding_cushion(holding, fill_price, pf.margin[where.symbol]);
     log_position_fill(log, where, reason, side, qty, fill_price, fee, 0.0, pf.account.cash);
 }
 
@@ -71,8 +69,7 @@ BT_KERNEL inline void open_position(Portfolio& pf, FillLog* log, const AccountCo
 
 // Closes `qty` of a holding at the quoted price: slippage and fee by role,
 // logged with its reason; when the holding becomes flat the round trip is
-// handed to the metrics, else (cross margin) it is marked at the fill.
-// Returns 1 when the holding is flat afterwards.
+// handed to the metrics. Returns 1 when the holding is flat afterwards.
 BT_KERNEL inline int close_position(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
                                     const AccountConfig& config, const FillContext& where, double qty,
                                     double quoted_price, FillRole role, int reason) {
@@ -83,10 +80,7 @@ BT_KERNEL inline int close_position(Portfolio& pf, MetricsAccumulator& metrics, 
     double fee = 0.0;
     double pnl = apply_close_fill(pf.account, holding, qty, price, fee_rate(config, role), &fee);
     log_position_fill(log, where, reason, trade_dir, qty, price, fee, pnl, pf.account.cash);
-    if (holding.side != 0) {
-        if (pf.margin_mode == kCrossMargin) holding.cushion = holding_cushion(holding, price, pf.margin[where.symbol]);
-        return 0;
-    }
+    if (holding.side != 0) return 0;
     metrics_on_trade_closed(metrics, holding.trade_pnl, entry_notional);
     return 1;
 }
@@ -112,13 +106,15 @@ BT_KERNEL inline void liquidate_position(Portfolio& pf, MetricsAccumulator& metr
 // The rest of Note [Liquidation rule] once step 1 found the holding of
 // where.symbol liquidated in the bar (balance: B of the condition): where,
 // and whether before the stop; liquidates it and returns 1 when first.
-// Rare: out of line (Note [Out-of-line functions]).
-BT_KERNEL BT_OUT_OF_LINE inline int liquidate_when_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
+// Inlined like everything else: a real call (__noinline__) anywhere in a
+// bar loop measured 1.5-1.75x slower even where never taken
+// (docs/PERFORMANCE.md, issue 16).
+BT_KERNEL inline int liquidate_when_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
                                           const FillContext& where, double balance, double open_price, double high,
                                           double low, double stop, int stop_outcome) {
     const Holding& h = pf.holdings[where.symbol];
-    LiquidationCheck liquidation = evaluate_liquidation(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol],
-                                                        open_price, high, low);
+    LiquidationCheck liquidation =
+        locate_liquidation(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol], open_price, high, low);
     if (liquidation_comes_first(liquidation, h.side, stop, stop_outcome) == 0) return 0;
     liquidate_position(pf, metrics, log, where, liquidation);
     return 1;
@@ -129,14 +125,22 @@ BT_KERNEL BT_OUT_OF_LINE inline int liquidate_when_first(Portfolio& pf, MetricsA
 // for this bar; kStopNotHit without one): liquidates it and returns 1 when
 // the liquidation comes first, else returns 0 and leaves the stop to the
 // caller. `open_price` is the fill price for a position filled inside the
-// bar; `may_hold` as portfolio_margin_balance takes it. The common answer,
-// not reached, costs one comparison; the rest runs only where it is.
+// bar; `may_hold` as portfolio_margin_balance takes it. In cross margin the
+// holding is marked at the bar's adverse extreme for the positions after it
+// in the bar (step 1). The common answer, not reached, costs one
+// comparison; the rest runs only where it is.
 BT_KERNEL inline int liquidate_if_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
                                         const FillContext& where, unsigned may_hold, double open_price, double high,
                                         double low, double stop, int stop_outcome) {
-    const Holding& h = pf.holdings[where.symbol];
+    Holding& h = pf.holdings[where.symbol];
+    const MarginSchedule& schedule = pf.margin[where.symbol];
     double balance = portfolio_margin_balance(pf, where.symbol, may_hold);
-    if (liquidation_reached(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol], high, low) == 0) return 0;
+    double adverse = h.side > 0 ? low : high;
+    // at_or_below_maintenance(h.side, h.qty, h.entry_price, balance, schedule, adverse), its two terms kept:
+    double pnl_at_adverse = mark_to_market_pnl(h, adverse);
+    double maintenance_at_adverse = maintenance_margin(schedule, h.qty * adverse);
+    if (pf.margin_mode == kCrossMargin) h.cushion = pnl_at_adverse - maintenance_at_adverse;
+    if (balance + pnl_at_adverse > maintenance_at_adverse) return 0;
     return liquidate_when_first(pf, metrics, log, where, balance, open_price, high, low, stop, stop_outcome);
 }
 

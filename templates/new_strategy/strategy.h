@@ -141,7 +141,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
         }
 
         int has_position = 0;
-        double equity = portfolio_mark_at_close(pf, m, t, ~0u, &has_position);
+        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

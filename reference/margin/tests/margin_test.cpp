@@ -147,7 +147,7 @@ TEST_CASE("Note [Liquidation price]: hand-worked, long and short, one tier and a
     }
 }
 
-TEST_CASE("Note [Liquidation price]: the maximum (long) or minimum (short) over tiers is Binance's procedure") {
+TEST_CASE("Note [Liquidation price]: the tier found without a division is Binance's procedure, and the max/min over tiers") {
     // 20,000 random positions on Binance's brackets and on random convex schedules.
     std::mt19937_64 rng(20261125);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -180,6 +180,11 @@ TEST_CASE("Note [Liquidation price]: the maximum (long) or minimum (short) over 
         const double balance = notional / leverage;
         const double ours = liquidation_price(side, qty, entry, balance, s);
         const double theirs = binance_liquidation_price(side, qty, entry, balance, s);
+        double extreme = 0.0;  // MM is the largest of the tiers' lines: the long's price is the largest P_k
+        for (int k = 0; k < s.n_tiers; ++k) {
+            const double p_k = (balance + s.amount[k] - side * qty * entry) / (qty * s.rate[k] - side * qty);
+            if (k == 0 || (side > 0 ? p_k > extreme : p_k < extreme)) extreme = p_k;
+        }
         if (side > 0 && theirs <= 0.0) continue;  // never liquidated: Binance shows "--"
         CAPTURE(i);
         CAPTURE(side);
@@ -187,6 +192,7 @@ TEST_CASE("Note [Liquidation price]: the maximum (long) or minimum (short) over 
         CAPTURE(entry);
         CAPTURE(balance);
         CHECK(close_to(ours, theirs, 1e-9));
+        CHECK(close_to(ours, extreme, 1e-9));
         compared += 1;
         int entry_tier = 0, price_tier = 0;
         while (entry_tier + 1 < s.n_tiers && notional >= s.notional_floor[entry_tier + 1]) ++entry_tier;

@@ -159,7 +159,7 @@ TEST_CASE("cross: another position's loss is what brings this one to its liquida
     // Both symbols long 2,500 at 100 on bar 3 (used margin 5,000 + 5,000 <= 10,000).
     DefaultScenario sc = leveraged(2, 10, kCrossMargin);
     sc.cross_up(1, 2);
-    sc.market.bar(1, 4, 100.0, 100.0, 98.8, 99.0);  // symbol 1 closes bar 4 at 99: -2500, maintenance 2475
+    sc.market.bar(1, 4, 100.0, 100.0, 98.8, 99.0);  // symbol 1 is marked at its low: -3000, maintenance 2470
     sc.market.bar(0, 5, 99.5, 100.0, 98.5, 99.0);
     sc.market.bar(1, 5, 99.5, 99.5, 99.5, 99.5);
     ScenarioResult r = sc.run();
@@ -169,14 +169,14 @@ TEST_CASE("cross: another position's loss is what brings this one to its liquida
     CHECK(liquidation.reason == kLiquidation);
     CHECK(liquidation.symbol == 0);
     CHECK(liquidation.bar == 5);
-    // B = cash 10,000 + symbol 1's cushion at its close (-2500 - 2475) = 5,025:
-    // LP = (5025 - 250000) / (-2475) = 98.9798, reached by the low of 98.5.
-    CHECK(liquidation.price == 244975.0 / 2475.0);
-    CHECK(near(liquidation.cash_after, 4975.0));  // the fee took symbol 0's maintenance margin
-    // Symbol 1 stays: alone on 4,975 its price is (4975 - 250000) / (-2475) = 99.0, below its bar at 99.5.
+    // B = cash 10,000 + symbol 1's cushion at its mark (-3000 - 2470) = 4,530:
+    // LP = (4530 - 250000) / (-2475) = 99.1798, reached by the low of 98.5, not by the open of 99.5.
+    CHECK(liquidation.price == 245470.0 / 2475.0);
+    CHECK(near(liquidation.cash_after, 5470.0));  // the fee took symbol 0's maintenance margin
+    // Symbol 1 stays: alone on 5,470 at 99.5 its margin balance 4,220 is above its maintenance 2,487.50.
     CHECK(r.metrics.n_liquidations == 1);
-    CHECK(near(r.equity[5], 4975.0 + 2500.0 * (99.5 - 100.0)));
-    // Without symbol 1's loss symbol 0 is not liquidated (its price alone is 96.97).
+    CHECK(near(r.equity[5], 5470.0 + 2500.0 * (99.5 - 100.0)));
+    // Without symbol 1's loss symbol 0 is not liquidated: B = 10000 - 2500 = 7500, LP 97.98.
     DefaultScenario calm = leveraged(2, 10, kCrossMargin);
     calm.cross_up(1, 2);
     calm.market.bar(0, 5, 99.5, 100.0, 98.5, 99.0);

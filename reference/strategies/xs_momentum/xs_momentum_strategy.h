@@ -1,0 +1,178 @@
+#pragma once
+
+// xs_momentum, the cross-sectional example: every rebalance_bars bars, at the
+// close, the symbols are ranked by volatility-scaled momentum, ROC(close,
+// roc_period) over ATR(atr_period) as a fraction of the close (Note
+// [Cross-sectional ranking]); the top_k go long and the bottom top_k short
+// (when shorts are allowed), each with the same risk: a quantity of
+// risk_per_position of the equity per ATR of the symbol, capped at
+// max_leverage * equity / (2 * top_k) of notional, so the book's gross stays
+// within max_leverage. Orders fill at the next open as takers: a symbol
+// that leaves its side is closed, one that takes a new side is opened, one
+// that keeps its side keeps its position as it is (no resizing: a
+// rebalance trades only what changed). A symbol without a bar at the
+// rebalance, or whose indicators are not ready, is not ranked and keeps
+// what it holds; an order waits for its symbol's next bar. One account pays
+// funding and is margined as Note [Cross and isolated margin] says (each
+// position opened at max_leverage); liquidations come first where they are
+// reached (Note [Liquidation rule]); there is no stop.
+
+#include <cmath>
+
+#include "reference/accounting/fee_model.h"
+#include "reference/accounting/holding.h"
+#include "reference/accounting/quantize.h"
+#include "reference/exits/stop_loss.h"
+#include "reference/kernel_marker.h"
+#include "reference/market/market_view.h"
+#include "reference/metrics/metrics.h"
+#include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/portfolio.h"
+#include "reference/portfolio/position_fills.h"
+#include "reference/portfolio/settle_funding.h"
+
+namespace btforge {
+
+struct BT_KERNEL XsMomentumParams {
+    int roc_period;            // momentum lookback, bars
+    int atr_period;            // volatility lookback, bars
+    int rebalance_bars;        // bars between rankings
+    int top_k;                 // symbols long, and as many short
+    double risk_per_position;  // equity fraction per ATR of adverse move, each position
+    double max_leverage;       // gross notional cap (over equity); each position's leverage
+    int allow_short;
+};
+
+struct BT_KERNEL XsMomentumSeries {
+    const double* roc;  // ROC(close, roc_period), percent
+    const double* atr;  // ATR(atr_period), price units
+};
+
+struct BT_KERNEL XsMomentumSymbolState {
+    int pending;          // 1: an order decided at a rebalance waits for the next open
+    int target;           // its side: +1 long, -1 short, 0 flat
+    double decision_atr;  // the ATR of the rebalance bar: sizes the entry
+    int trade_index;
+};
+
+// Note [Cross-sectional ranking]
+// A symbol takes part in a rebalance when it has a bar there and its ROC and
+// ATR are numbers with ATR > 0; its score is ROC * close / ATR (the percent
+// move of roc_period bars over the ATR as a fraction of the price, so a calm
+// symbol's move counts for more). Symbols are ordered by score, highest
+// first; equal scores by symbol index, lowest first, so the order never
+// depends on anything but the numbers. With e symbols ranked, the first
+// min(top_k, e / 2) go long and as many of the last go short: the two sets
+// never overlap. The sort is an insertion sort into a fixed array of
+// kMaxSymbols entries, visiting symbols in index order and placing each
+// after every entry of an equal or higher score: device code, no recursion.
+// Returns e; order[0 .. e) are the ranked symbols.
+BT_KERNEL inline int rank_by_momentum(const MarketView& m, const XsMomentumSeries& series, int t, int* order) {
+    double scores[kMaxSymbols];
+    int ranked = 0;
+    for (int s = 0; s < m.n_symbols; ++s) {
+        int i = market_index(m, s, t);
+        double roc = series.roc[i];
+        double atr = series.atr[i];
+        if (m.tradable[i] == 0 || std::isnan(roc) || !(atr > 0.0)) continue;
+        double score = roc * m.close[i] / atr;
+        int at = ranked;
+        while (at > 0 && scores[at - 1] < score) {
+            scores[at] = scores[at - 1];
+            order[at] = order[at - 1];
+            at -= 1;
+        }
+        scores[at] = score;
+        order[at] = s;
+        ranked += 1;
+    }
+    return ranked;
+}
+
+BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMomentumSeries& series,
+                                               const XsMomentumParams& p, const AccountConfig& config, Metrics& out,
+                                               FillLog* log, double* equity_curve, PeriodStatistics* periods) {
+    Portfolio pf;
+    portfolio_begin(pf, config, m);
+    XsMomentumSymbolState states[kMaxSymbols];
+    for (int s = 0; s < m.n_symbols; ++s) {
+        states[s].pending = 0;
+        states[s].target = 0;
+        states[s].decision_atr = 0.0;
+        states[s].trade_index = -1;
+    }
+    MetricsAccumulator metrics;
+    metrics_begin(metrics, config.initial_equity, m.n_bars, config.n_periods, periods);
+    double equity_prev_close = config.initial_equity;
+    int trades_started = 0;
+    int last_bar = m.n_bars - 1;
+    double notional_cap = p.max_leverage / (2.0 * static_cast<double>(p.top_k));  // of equity, per position
+
+    for (int t = 0; t < m.n_bars; ++t) {
+        // At the open: the orders of the last rebalance, funding, then a
+        // liquidation inside the bar.
+        for (int s = 0; s < m.n_symbols; ++s) {
+            int i = market_index(m, s, t);
+            if (m.tradable[i] == 0) continue;
+            XsMomentumSymbolState& st = states[s];
+            Holding& holding = pf.holdings[s];
+            FillContext where = fill_context(t, s, st.trade_index);
+            if (st.pending != 0) {
+                st.pending = 0;
+                if (holding.side != 0 && holding.side != st.target) {
+                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit);
+                }
+                if (st.target != 0 && holding.side == 0 && equity_prev_close > 0.0) {
+                    double fill_price = slipped_price(config, m.open[i], st.target, kTaker);
+                    double risk_qty = equity_prev_close * p.risk_per_position / st.decision_atr;
+                    double cap_qty = notional_cap * equity_prev_close / fill_price;
+                    double qty = floor_to_step(std::fmin(risk_qty, cap_qty), m.qty_step[s]);
+                    if (qty >= m.min_qty[s]) {
+                        where.trade_index = trades_started;
+                        open_position(pf, log, config, where, st.target, qty, fill_price, p.max_leverage);
+                        st.trade_index = trades_started;
+                        trades_started += 1;
+                    }
+                }
+            }
+            if (holding.side == 0) continue;
+            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+            where.trade_index = st.trade_index;
+            liquidate_if_first(pf, metrics, log, where, ~0u, m.open[i], m.high[i], m.low[i], 0.0, kStopNotHit);
+        }
+
+        // At the close: everything closes at the last bar; every
+        // rebalance_bars bars, the ranking sets the targets.
+        if (t == last_bar) {
+            for (int s = 0; s < m.n_symbols; ++s) {
+                Holding& holding = pf.holdings[s];
+                if (holding.side == 0) continue;
+                FillContext where = fill_context(t, s, states[s].trade_index);
+                close_position(pf, metrics, log, config, where, holding.qty, m.close[market_index(m, s, t)], kTaker,
+                               kEndOfData);
+            }
+        } else if ((t + 1) % p.rebalance_bars == 0) {
+            int order[kMaxSymbols];
+            int ranked = rank_by_momentum(m, series, t, order);
+            int k = p.top_k < ranked / 2 ? p.top_k : ranked / 2;
+            for (int r = 0; r < ranked; ++r) {
+                int s = order[r];
+                int target = r < k ? 1 : (r >= ranked - k && p.allow_short != 0 ? -1 : 0);
+                XsMomentumSymbolState& st = states[s];
+                st.pending = target != pf.holdings[s].side ? 1 : 0;
+                st.target = target;
+                st.decision_atr = series.atr[market_index(m, s, t)];
+            }
+        }
+
+        int has_position = 0;
+        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
+        if (equity_curve != nullptr) equity_curve[t] = equity;
+        equity_prev_close = equity;
+    }
+    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
+                   out);
+}
+
+}  // namespace btforge

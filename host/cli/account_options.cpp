@@ -24,18 +24,19 @@ po::options_description account_options(AccountChoice& c) {
     return options;
 }
 
+MarginMode margin_mode_option(const std::string& given) {
+    const std::optional<MarginMode> mode = parse_margin_mode(given);
+    if (!mode) throw po::error("--margin-mode must be cross or isolated, got '" + given + "'");
+    return *mode;
+}
+
 AccountSpec resolve_account(const AccountChoice& c, const StrategySpec& spec, const Grid* grid) {
     for (std::size_t i = 0; i < kAccountSettings; ++i) {
         const AccountSetting& setting = account_settings()[i];
         if (c.overrides.values[i]) check_account_value(setting, *c.overrides.values[i], "--" + std::string(setting.option), "");
     }
     AccountOverrides command_line = c.overrides;
-    if (!c.margin_mode.empty()) {
-        command_line.margin_mode = parse_margin_mode(c.margin_mode);
-        if (!command_line.margin_mode) {
-            throw po::error("--margin-mode must be cross or isolated, got '" + c.margin_mode + "'");
-        }
-    }
+    if (!c.margin_mode.empty()) command_line.margin_mode = margin_mode_option(c.margin_mode);
     AccountSpec account = spec.account;
     if (grid != nullptr) account = apply_account_overrides(account, grid->account);
     return apply_account_overrides(account, command_line);

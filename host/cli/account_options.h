@@ -25,6 +25,10 @@ boost::program_options::options_description account_options(AccountChoice& choic
 // fraction of notional in [0, 0.1), got 0.5").
 AccountSpec resolve_account(const AccountChoice& choice, const StrategySpec& spec, const Grid* grid);
 
+// --margin-mode's text as a MarginMode; a usage error (po::error) for any
+// other word than cross or isolated.
+MarginMode margin_mode_option(const std::string& given);
+
 // The given options as a command that repeats the run must carry them:
 // " --initial-equity 5000 --taker-fee 0.001" ("" when none was given).
 std::string account_arguments(const AccountChoice& choice);

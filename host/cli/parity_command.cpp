@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/backends/emu/emu_backend.h"
+#include "host/cli/account_options.h"
 #include "host/cli/backend_choice.h"
 #include "host/backends/emu/emu_kernels.h"
 #include "host/cli/command_line.h"
@@ -97,8 +98,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     if (periods < 0 || periods > kMaxPeriods) {
         throw po::error("--periods must be in 0.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
     }
-    const std::optional<MarginMode> mode = parse_margin_mode(margin_mode);
-    if (!mode) throw po::error("--margin-mode must be cross or isolated, got '" + margin_mode + "'");
+    const MarginMode mode = margin_mode_option(margin_mode);
     if (!(min_liquidated >= 0.0 && min_liquidated <= 1.0)) {
         throw po::error("--min-liquidated must be a share in 0..1, got " + format_double(min_liquidated));
     }
@@ -153,10 +153,9 @@ int run_parity_command(const std::vector<std::string>& args) {
         choice.strategy = name;
         choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
-        parity::ParityRunOptions run{seed, combinations, threads, window, periods, *mode};
+        parity::ParityRunOptions run{seed, combinations, threads, window, periods, mode};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
-        const double liquidated_share =
-            static_cast<double>(result.liquidated_combinations) / static_cast<double>(result.combinations);
+        const double liquidated_share = result.liquidated_share();
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "
                   << result.full_space << " (seed " << seed << "), " << result.distinct_series
                   << " indicator series; reference " << result.reference_seconds << " s, " << backend.name << " "

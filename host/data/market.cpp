@@ -1,11 +1,10 @@
 #include "host/data/market.h"
 
-#include "host/data/margin_schedule_input.h"
-
 #include <stdexcept>
 
-namespace btforge {
+#include "host/data/margin_schedule_input.h"
 
+namespace btforge {
 
 int Market::symbol_index(const std::string& name) const {
     for (std::size_t i = 0; i < symbols.size(); ++i) {

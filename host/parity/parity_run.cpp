@@ -177,10 +177,7 @@ std::string format_parity_table(const ParityResult& r) {
     out << "top " << r.top_compared << " by sharpe: " << (r.top_identical ? "same ids, same order" : "DIFFERENT") << '\n';
     out << "liquidations (" << margin_mode_name(r.margin_mode) << " margin): " << r.liquidations << " in "
         << r.liquidated_combinations << " of " << r.combinations << " combinations ("
-        << format_significant(100.0 * static_cast<double>(r.liquidated_combinations) /
-                                  static_cast<double>(std::max<std::uint64_t>(r.combinations, 1)),
-                              3)
-        << "%)\n";
+        << format_significant(100.0 * r.liquidated_share(), 3) << "%)\n";
     return out.str();
 }
 

@@ -84,6 +84,10 @@ struct ParityResult {
     std::vector<std::string> first_divergence_assignments;
 
     bool passed() const { return series.passed() && comparison.passed() && top_identical; }
+    // liquidated_combinations over combinations (0 without combinations).
+    double liquidated_share() const {
+        return combinations == 0 ? 0.0 : static_cast<double>(liquidated_combinations) / static_cast<double>(combinations);
+    }
 };
 
 // Runs the reference (run_cpu_sweep, every row kept) and `backend` on the

@@ -34,6 +34,12 @@ BT_KERNEL inline double apply_open_fill(Account& account, Holding& holding, int 
     return fee;
 }
 
+// The realized price PnL of closing `qty` of the holding at `price`, against
+// its average entry price (quantized): every close's, the liquidation's too.
+BT_KERNEL inline double realized_price_pnl(const Holding& holding, double qty, double price) {
+    return quantize(static_cast<double>(holding.side) * (price - holding.entry_price) * qty);
+}
+
 // Books the close of `qty` of the holding with realized price PnL `pnl` and
 // `fee` (both quantized): the cash and the round trip take pnl - fee; the
 // margin left is in proportion to the quantity left. The holding is flat
@@ -57,7 +63,7 @@ BT_KERNEL inline void book_close_fill(Account& account, Holding& holding, double
 // entry price, minus the fee. Returns the realized price PnL (before the fee).
 BT_KERNEL inline double apply_close_fill(Account& account, Holding& holding, double qty, double price, double rate,
                                          double* fee_out) {
-    double pnl = quantize(static_cast<double>(holding.side) * (price - holding.entry_price) * qty);
+    double pnl = realized_price_pnl(holding, qty, price);
     double fee = quantize(qty * price * rate);
     book_close_fill(account, holding, qty, pnl, fee);
     if (fee_out != nullptr) *fee_out = fee;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "reference/accounting/fills.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
 #include "reference/kernel_marker.h"
@@ -34,7 +35,7 @@ struct BT_KERNEL LiquidationAmounts {
 BT_KERNEL inline LiquidationAmounts liquidation_amounts(const Holding& holding, double price, double balance,
                                                         double fee_rate, int margin_mode) {
     LiquidationAmounts amounts;
-    amounts.pnl = quantize(static_cast<double>(holding.side) * (price - holding.entry_price) * holding.qty);
+    amounts.pnl = realized_price_pnl(holding, holding.qty, price);
     amounts.fee = quantize(std::fmin(holding.qty * price * fee_rate, std::fmax(0.0, balance + amounts.pnl)));
     if (margin_mode == kIsolatedMargin) {
         double covered = std::fmax(holding.margin, 0.0);

@@ -57,7 +57,8 @@ endif()
 # embedded sources of --jit (and below, the fatbins). Otherwise the first
 # build after a change to the reference or a new strategy compiles the old
 # files (or misses the new ones) and only the second is right.
-foreach(target btforge_emu btforge_launch_tables btforge_strategies btforge_cuda)
+list(TRANSFORM BTFORGE_KERNEL_VARIANT_NAMES PREPEND btforge_emu_ OUTPUT_VARIABLE emu_variant_targets)
+foreach(target btforge_emu ${emu_variant_targets} btforge_launch_tables btforge_strategies btforge_cuda)
   if(TARGET ${target})
     add_dependencies(${target} btforge_generate)
   endif()
@@ -105,29 +106,52 @@ if(NOT no_checked AND n_checked GREATER 0)
   endforeach()
 endif()
 
-# Every kernel module the binary embeds: one per strategy (named after it)
-# and "indicators"; BTFORGE_KERNEL_MODULES and BTFORGE_KERNEL_FATBINS pair up.
-set(BTFORGE_KERNEL_MODULES ${BTFORGE_STRATEGY_NAMES} indicators)
+# Every kernel module the binary embeds: one per strategy and kernel variant
+# (Note [Kernel variants]: "<strategy><suffix>", the first variant's without
+# a suffix), and "indicators"; BTFORGE_KERNEL_MODULES and
+# BTFORGE_KERNEL_FATBINS pair up. A variant's fatbin is the same generated
+# source compiled with its capacity and its entry points' suffix.
+set(BTFORGE_KERNEL_MODULES "")
 set(BTFORGE_KERNEL_FATBINS "")
-set(kernel_sources ${BTFORGE_GENERATED_KERNELS} ${BTFORGE_GENERATED_INDICATOR_KERNELS})
-foreach(source IN LISTS kernel_sources)
+set(kernel_builds "")
+foreach(source IN LISTS BTFORGE_GENERATED_KERNELS)
+  foreach(capacity suffix IN ZIP_LISTS BTFORGE_KERNEL_VARIANT_CAPACITIES BTFORGE_KERNEL_VARIANT_SUFFIXES)
+    if(suffix STREQUAL "-")
+      set(suffix "")
+    endif()
+    list(APPEND kernel_builds "${source}|${suffix}|-DBTFORGE_SYMBOL_CAPACITY=${capacity}^-DBTFORGE_KERNEL_SUFFIX=${suffix}")
+  endforeach()
+endforeach()
+list(APPEND kernel_builds "${BTFORGE_GENERATED_INDICATOR_KERNELS}||")
+foreach(build IN LISTS kernel_builds)
+  string(REPLACE "|" ";" build "${build}")
+  list(GET build 0 source)
+  list(GET build 1 suffix)
+  list(GET build 2 defines)
+  string(REPLACE "^" ";" defines "${defines}")
   get_filename_component(stem ${source} NAME_WE)
-  set(fatbin ${CMAKE_BINARY_DIR}/kernels/${stem}.fatbin)
-  string(REGEX REPLACE "_sweep$" "" module ${stem})
+  set(fatbin ${CMAKE_BINARY_DIR}/kernels/${stem}${suffix}.fatbin)
+  string(REGEX REPLACE "_sweep$" "" strategy ${stem})
+  if(stem STREQUAL "indicator_series")
+    set(module indicators)
+  else()
+    set(module ${strategy}${suffix})
+  endif()
   set(spills_fail OFF)
-  if(BTFORGE_STRICT_SPILLS AND (module IN_LIST spill_checked OR stem STREQUAL "indicator_series"))
+  if(BTFORGE_STRICT_SPILLS AND (strategy IN_LIST spill_checked OR stem STREQUAL "indicator_series"))
     set(spills_fail ON)
   endif()
   add_custom_command(
     OUTPUT ${fatbin}
     COMMAND ${CMAKE_COMMAND} -DNVCC=${BTFORGE_NVCC} -DSOURCE=${source}
-            -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" -DMAX_SPILL_BYTES=${max_spill_bytes}
+            -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" "-DEXTRA_FLAGS=${defines}" -DMAX_SPILL_BYTES=${max_spill_bytes}
             -DSPILLS_FAIL=${spills_fail}
             -P ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
     DEPENDS ${source} ${BTFORGE_GENERATED_DIR}/btforge_device.cuh
             ${BTFORGE_GENERATED_DIR}/btforge_layout.h btforge_generate ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
-    COMMENT "nvcc: ${stem}.cu -> fatbin (cubins${cuda_archs}, PTX ${ptx_arch}, --fmad=false)"
+    COMMENT "nvcc: ${stem}.cu -> ${stem}${suffix}.fatbin (cubins${cuda_archs}, PTX ${ptx_arch}, --fmad=false)"
     VERBATIM)
+  list(APPEND BTFORGE_KERNEL_MODULES ${module})
   list(APPEND BTFORGE_KERNEL_FATBINS ${fatbin})
 endforeach()
 add_custom_target(btforge_fatbins ALL DEPENDS ${BTFORGE_KERNEL_FATBINS})

@@ -1,6 +1,7 @@
 #include "generator/generator_config.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 #include "generator/input_files.h"
@@ -22,6 +23,39 @@ std::vector<std::string> string_list(const JsonNode& node) {
     return out;
 }
 
+// Note [Kernel variants]: ascending capacities, distinct identifier names.
+// That the last capacity is the reference's own is checked once the
+// reference is parsed (check_symbol_capacity).
+SymbolCapacity read_symbol_capacity(const JsonNode& node) {
+    node.expect_object().allow_only_keys({"constant", "kernel_variants"});
+    SymbolCapacity capacity;
+    capacity.constant = node.require("constant").as_string();
+    JsonNode variants = node.require("kernel_variants");
+    std::size_t n = variants.expect_array("an array of {\"name\", \"max_symbols\"} objects, smallest first");
+    if (n == 0) variants.fail("at least one kernel variant", "an empty array");
+    for (std::size_t i = 0; i < n; ++i) {
+        JsonNode v = variants.element(i);
+        v.expect_object().allow_only_keys({"name", "max_symbols"});
+        KernelVariant variant;
+        variant.name = v.require("name").as_identifier();
+        JsonNode max_symbols = v.require("max_symbols");
+        std::uint64_t most = max_symbols.as_unsigned();
+        if (most < 1 || most > 1u << 20) max_symbols.fail("a symbol count in 1..1048576", std::to_string(most));
+        variant.max_symbols = static_cast<int>(most);
+        for (const KernelVariant& before : capacity.variants) {
+            if (before.name == variant.name) v.require("name").fail("a name no other variant has", variant.name);
+            if (before.max_symbols >= variant.max_symbols) {
+                max_symbols.fail("more than the previous variant's " + std::to_string(before.max_symbols) +
+                                     " (smallest first)",
+                                 std::to_string(variant.max_symbols));
+            }
+        }
+        variant.suffix = i == 0 ? "" : "_" + variant.name;
+        capacity.variants.push_back(std::move(variant));
+    }
+    return capacity;
+}
+
 }  // namespace
 
 std::size_t max_indicator_args(const GeneratorConfig& config) {
@@ -41,7 +75,8 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
     config.origin = relative_path;
     nlohmann::json doc = spec_detail::parse_json_document(read_input_file(root / relative_path), relative_path);
     JsonNode top(doc, "", config.origin);
-    top.expect_object().allow_only_keys({"reference", "layout", "namespace", "indicators", "cuda"});
+    top.expect_object().allow_only_keys(
+        {"reference", "layout", "namespace", "indicators", "cuda", "symbol_capacity"});
     config.reference_headers = string_list(top.require("reference"));
     config.layout_structs = string_list(top.require("layout"));
 
@@ -88,6 +123,8 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
     // Read by the build (cmake/CompileFatbin.cmake), validated here.
     if (std::optional<JsonNode> spill = cuda.find("max_spill_bytes")) spill->as_unsigned();
     if (std::optional<JsonNode> checked = cuda.find("spill_checked")) string_list(*checked);
+
+    config.symbol_capacity = read_symbol_capacity(top.require("symbol_capacity"));
     return config;
 }
 

@@ -37,6 +37,23 @@ struct CudaTarget {
     int min_blocks_per_multiprocessor = 1;
 };
 
+// One compilation of the device code for markets of up to max_symbols
+// symbols (Note [Kernel variants] in reference/market/symbol_capacity.h).
+// The first variant's kernels keep the plain names (btforge_<s>_sweep); the
+// others' carry "_<name>" (btforge_<s>_sweep_wide).
+struct KernelVariant {
+    std::string name;  // an identifier, e.g. "wide"
+    int max_symbols = 0;
+    std::string suffix;  // "" for the first, "_<name>" for the others
+};
+
+// spec/generator.json "symbol_capacity": the reference's constant and the
+// variants, from the smallest capacity to the reference's own.
+struct SymbolCapacity {
+    std::string constant;  // qualified, e.g. "btforge::kMaxSymbols"
+    std::vector<KernelVariant> variants;
+};
+
 // The generator spec (spec/generator.json): what to read, what to emit.
 struct GeneratorConfig {
     std::string origin;
@@ -45,6 +62,7 @@ struct GeneratorConfig {
     std::vector<StrategyTarget> strategies;
     std::vector<IndicatorTarget> indicators;  // catalog order, per-symbol indicators only; empty: none generated
     CudaTarget cuda;
+    SymbolCapacity symbol_capacity;
 };
 
 // The most parameters and outputs any GPU indicator has: the sizes of the

@@ -43,6 +43,13 @@ OutputFile emit_layout_header(const EmitContext& context) {
     std::string asserts;
     // The indicator array bounds (from spec/generator.json) are in the text.
     std::vector<std::string> inputs = {"templates/btforge_layout.h"};
+    if (names.count(context.config.symbol_capacity.constant) != 0) {
+        const Entity& capacity = context.entity(context.config.symbol_capacity.constant);
+        throw located_error(capacity.location, "symbol-capacity",
+                            "the host/device layout names " + capacity.qualified_name +
+                                ", but the layout is shared by every kernel variant (Note [Kernel variants]): "
+                                "keep per-symbol arrays out of the layout structs (pointers instead)");
+    }
     for (const Entity& e : context.model.entities) {
         if (names.count(e.qualified_name) == 0) continue;
         inputs.push_back(e.location.file);

@@ -147,8 +147,17 @@ OutputFile emit_entry_points(const EmitContext& context) {
     inputs.push_back("templates/btforge_entry_points.h");
     inputs.push_back(context.config.origin);
     TemplateData data;
+    TemplateData variants{TemplateData::type::list};
+    for (const KernelVariant& variant : context.config.symbol_capacity.variants) {
+        TemplateData v;
+        v.set("name", variant.name);
+        v.set("max_symbols", std::to_string(variant.max_symbols));
+        v.set("suffix", variant.suffix);
+        variants << v;
+    }
     data.set("stamp", context.stamp.header("kernel entry points (templates/btforge_entry_points.h)", inputs));
     data.set("strategies", strategies);
+    data.set("variants", variants);
     data.set("indicators", indicators);
     return OutputFile{"btforge_entry_points.h", render_template(context.templates_dir, "btforge_entry_points.h", data)};
 }

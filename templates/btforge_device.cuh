@@ -24,9 +24,26 @@ BTFORGE_DEVICE inline double btforge_infinity() { return __longlong_as_double(0x
 #endif
 #endif
 
+// Note [Kernel variants] (reference/market/symbol_capacity.h): this code is
+// compiled once per variant of spec/generator.json, each defining
+// BTFORGE_SYMBOL_CAPACITY (kMaxSymbols) and BTFORGE_KERNEL_SUFFIX (appended
+// to the kernels' names: nothing for the first variant, "_<name>" for the
+// others); without them it is the first variant, {{first_variant}}. Everything below
+// the layout sits in an inline namespace of the capacity, so that the
+// host-compiled (emu) variants link side by side.
+#ifndef BTFORGE_SYMBOL_CAPACITY
+#define BTFORGE_SYMBOL_CAPACITY {{first_capacity}}
+#define BTFORGE_KERNEL_SUFFIX
+#endif
+#define BTFORGE_PASTE_I(a, b) a##b
+#define BTFORGE_PASTE(a, b) BTFORGE_PASTE_I(a, b)
+// btforge_<strategy>_sweep<suffix>: the entry point of this variant.
+#define BTFORGE_KERNEL_NAME(name) BTFORGE_PASTE(name, BTFORGE_KERNEL_SUFFIX)
+
 #include "btforge_layout.h"
 
 namespace btforge::device {
+inline namespace BTFORGE_PASTE(symbols, BTFORGE_SYMBOL_CAPACITY) {
 
 // Note [Series pointers kept whole]
 // A sweep kernel decodes each indicator series it reads as `series +
@@ -49,4 +66,5 @@ BTFORGE_DEVICE inline const double* btforge_series_pointer(const double* p) {
 }
 
 {{entities}}
+}  // inline namespace symbols<capacity>
 }  // namespace btforge::device

@@ -6,6 +6,7 @@
 #include "btforge_device.cuh"
 
 namespace btforge::device {
+inline namespace BTFORGE_PASTE(symbols, BTFORGE_SYMBOL_CAPACITY) {  // Note [Kernel variants]
 
 {{strategy_code}}
 {{static_asserts}}
@@ -33,6 +34,7 @@ BTFORGE_DEVICE inline void decode_{{strategy}}(const SweepLaunch& launch, unsign
 
 #undef BTFORGE_DECODE
 
+}  // inline namespace symbols<capacity>
 }  // namespace btforge::device
 
 // Note [Two kernels per strategy]
@@ -46,7 +48,7 @@ BTFORGE_DEVICE inline void decode_{{strategy}}(const SweepLaunch& launch, unsign
 // with one, nvcc kept the strategy out of line (74 registers, a larger stack)
 // and the null no longer reached it, so the period code stayed.
 extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
-btforge_{{strategy}}_sweep(const btforge::device::SweepLaunch launch) {
+BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep)(const btforge::device::SweepLaunch launch) {
     unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (ordinal >= launch.count) return;
     btforge::device::{{params_struct}} p;
@@ -56,7 +58,7 @@ btforge_{{strategy}}_sweep(const btforge::device::SweepLaunch launch) {
 }
 
 extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
-btforge_{{strategy}}_sweep_periods(const btforge::device::SweepLaunch launch) {
+BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods)(const btforge::device::SweepLaunch launch) {
     unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (ordinal >= launch.count) return;
     btforge::device::{{params_struct}} p;

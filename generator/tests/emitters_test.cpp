@@ -143,7 +143,7 @@ TEST_CASE("golden: the fixture reference parses cleanly") {
     std::vector<std::string> names;
     for (const Entity& e : f.model.entities) names.push_back(e.qualified_name);
     CHECK(names == std::vector<std::string>{"toy::kMaxLegs", "toy::kTick", "toy::Quote", "toy::Costs", "toy::Result",
-                                            "toy::Side", "toy::gap", "toy::best_leg", "toy::elapsed",
+                                            "toy::Side", "toy::kMaxSymbols", "toy::gap", "toy::best_leg", "toy::elapsed",
                                             "toy::ToyBandParams", "toy::ToyBandSeries", "toy::run_toy_band_strategy",
                                             "toy::ToyCrossParams", "toy::ToyCrossSeries",
                                             "toy::run_toy_cross_strategy"});

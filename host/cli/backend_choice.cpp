@@ -7,6 +7,7 @@
 
 #include "host/backends/emu/emu_backend.h"
 #include "host/backends/emu/emu_indicators.h"
+#include "host/backends/kernel_variant.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
 #include "host/cuda/backtest_overfitting_device.h"
@@ -62,7 +63,11 @@ po::options_description backend_options(BackendChoice& c, const std::string& all
          "cache directory for --jit (default $BTFORGE_CACHE_DIR, else $XDG_CACHE_HOME/btforge/jit, else "
          "~/.cache/btforge/jit)")
         ("max-chunk", po::value(&c.max_chunk)->value_name("N")->default_value(c.max_chunk),
-         "cuda: combinations per launch at most (progress and cancellation are per launch; less device memory)");
+         "cuda: combinations per launch at most (progress and cancellation are per launch; less device memory)")
+        ("kernel-variant", po::value(&c.kernel_variant)->value_name("NAME")->default_value(c.kernel_variant),
+         ("emu and cuda: the generated kernels built for how many symbols, " + list_kernel_variants() +
+          "; auto takes the smallest that holds the market")
+             .c_str());
     return options;
 }
 
@@ -142,6 +147,14 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         throw po::error("--jit-cache is only used with --jit");
     }
     if (c.max_chunk == 0) throw po::error("--max-chunk must be at least 1");
+    if (c.kernel_variant != "auto") {
+        bool known = false;
+        for (const KernelVariant& v : kernel_variants()) known = known || v.name == c.kernel_variant;
+        if (!known) {
+            throw po::error("unknown --kernel-variant '" + c.kernel_variant + "' (auto, or one of " +
+                            list_kernel_variants() + ")");
+        }
+    }
     if (name == "auto" || name == "cuda") {
         std::string why = cuda_unavailable_reason(c, strategy, r.driver);
         if (!why.empty()) {
@@ -165,7 +178,9 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
                                      missing_strategy_hint(strategy));
         }
         r.description = "emu (host-compiled generated code, " + thread_count_text(threads) + ")";
-        r.run = &run_emu_sweep;
+        r.run = [variant = c.kernel_variant](const SweepJob& job, const SweepOptions& sweep) {
+            return run_emu_sweep(job, sweep, variant);
+        };
         r.series = [threads](const SeriesCache& plan, const Market& market) {
             return emu_compute_series(plan, market, threads);
         };
@@ -184,6 +199,7 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         cuda::CudaRunOptions options;
         options.device = c.device;
         options.max_chunk = c.max_chunk;
+        options.kernel_variant = c.kernel_variant;
         if (!c.kernels_file.empty()) options.kernel_file = c.kernels_file;
         if (c.jit) {
             cuda::JitRequest jit;

@@ -18,7 +18,8 @@ class ContextWarmUp;
 struct CudaSweepStats;
 }  // namespace cuda
 
-// --backend, --device(s), --kernels, --jit, --jit-cache, --max-chunk: which engine runs a sweep.
+// --backend, --device(s), --kernels, --jit, --jit-cache, --max-chunk, --kernel-variant: which engine
+// runs a sweep.
 struct BackendChoice {
     std::string name = "auto";
     int device = 0;
@@ -27,6 +28,7 @@ struct BackendChoice {
     bool jit = false;       // NVRTC for the exact device, with the disk cache (Note [JIT build])
     std::string jit_cache;  // --jit-cache DIR; "" = Note [JIT cache location]
     std::uint64_t max_chunk = std::uint64_t{1} << 18;  // --max-chunk: CudaRunOptions::max_chunk
+    std::string kernel_variant = "auto";  // --kernel-variant: emu and cuda (Note [Kernel variants])
 };
 
 // `allowed` lists the --backend values the command takes, e.g. "auto|cpu|emu|cuda".

@@ -188,8 +188,10 @@ int run_bench_command(const std::vector<std::string>& args) {
         sweep.max_combinations = n;
         SweepOutcome outcome = run(sweep_job, sweep);
         double cells = cells_per_combination * static_cast<double>(n);
-        std::cout << label << ": " << outcome.seconds << " s, " << cells / outcome.seconds << " cells/s" << std::endl;
-        return Timed{label, n, outcome.seconds, outcome.top};
+        const std::string ran =
+            outcome.kernel_variant.empty() ? label : label + "; kernel variant " + outcome.kernel_variant;
+        std::cout << ran << ": " << outcome.seconds << " s, " << cells / outcome.seconds << " cells/s" << std::endl;
+        return Timed{ran, n, outcome.seconds, outcome.top};
     };
     std::vector<Timed> runs;
     if (!skip_single_thread) runs.push_back(timed("cpu 1 thread", &run_cpu_sweep, 1, cpu_combinations, job));

@@ -239,6 +239,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     }
 
     std::string backend_description = backend.description;
+    if (!outcome.kernel_variant.empty()) backend_description += "; kernel variant " + outcome.kernel_variant;
     if (!outcome.thread_shortfall.empty()) {
         // Note [Threads that cannot start]
         std::cerr << "btforge sweep: started " << outcome.threads << " of " << threads

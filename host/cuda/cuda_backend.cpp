@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/backends/kernel_variant.h"
 #include "host/backends/launch_tables.h"
 #include "host/cuda/chunk_plan.h"
 #include "host/cuda/cuda_devices.h"
@@ -31,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 // device launch is that one with every pointer replaced by its device copy
 // (patch_launch). If the generated layout gains a pointer, this size changes
 // and the assert below stops the build until patch_launch handles it.
-static_assert(sizeof(device::SweepLaunch) == 616,
+static_assert(sizeof(device::SweepLaunch) == 256,
               "device::SweepLaunch changed: update patch_launch and the resident uploads");
 
 // Offsets of the resident arrays in one device allocation, each aligned for
@@ -116,6 +117,11 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const std::string& strategy = job.spec->name;
     const DriverApi& api = driver.api();
     CudaSweepStats stats;
+    // Note [Kernel variants]: the embedded module of the variant is the
+    // strategy's name with the variant's suffix, as are its entry points.
+    const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), cuda.kernel_variant);
+    const std::string module_name = strategy + std::string(variant.suffix);
+    stats.kernel_variant = describe_kernel_variant(variant);
 
     // The kernels: the embedded fatbin, or --kernels FILE.
     const EmbeddedKernelBuild& build = embedded_kernel_build();
@@ -133,10 +139,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         source.kind = file->kind;
         stats.kernel_source = file->path + " (" + std::string(kernel_image_kind_name(file->kind)) + ")";
     } else {
-        std::optional<std::span<const unsigned char>> embedded = embedded_kernel_image(strategy);
-        if (!embedded) throw std::runtime_error(missing_kernel_reason(strategy));
+        std::optional<std::span<const unsigned char>> embedded = embedded_kernel_image(module_name);
+        if (!embedded) throw std::runtime_error(missing_kernel_reason(module_name));
         image = *embedded;
-        source.origin = "the embedded kernels of strategy '" + strategy + "'";
+        source.origin = "the embedded kernels of strategy '" + strategy + "', variant " + std::string(variant.name);
         source.kind = KernelImageKind::fatbin;
         source.cuda_version = build.cuda_version;
         source.architectures = build.architectures;
@@ -171,7 +177,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             if (request.nvrtc == nullptr) throw std::runtime_error(why_not);
         }
         const std::vector<FixedParameter> fixed = fixed_parameters(*job.spec, *job.space);
-        JitBuild built = build_strategy_kernel(request, strategy, info.compute_major, info.compute_minor, fixed);
+        JitBuild built =
+            build_strategy_kernel(request, strategy, info.compute_major, info.compute_minor, fixed, variant);
         stats.jit = true;
         stats.jit_cache_hit = built.cache_hit;
         stats.jit_compile_seconds = built.compile_seconds;
@@ -200,13 +207,15 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     CudaModule module = CudaModule::load(driver, image, source);
     stats.jit_log = module.info_log();
     // Note [Two kernels per strategy]
-    const std::string entry = "btforge_" + strategy + "_sweep" + (job.account.n_periods > 0 ? "_periods" : "");
+    const std::string entry = "btforge_" + strategy + "_sweep" + (job.account.n_periods > 0 ? "_periods" : "") +
+                              std::string(variant.suffix);
     CUfunction kernel = module.function(entry);
     stats.context_seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
     const LaunchTables tables = build_launch_tables(job);
     SweepOutcome outcome;
     outcome.threads = 1;
+    outcome.kernel_variant = stats.kernel_variant;
     outcome.combinations = job.space->count();
     if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
 
@@ -229,8 +238,11 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const std::size_t u_funding_rate = resident(market.funding_rate, cells * sizeof(double));
     const std::size_t u_funding_events = resident(market.funding_events, cells * sizeof(int));
     const std::size_t u_tradable = resident(market.tradable, cells * sizeof(unsigned char));
-    const std::size_t u_margin =
-        resident(market.margin, static_cast<std::size_t>(std::max(market.n_symbols, 0)) * sizeof(device::MarginSchedule));
+    const std::size_t symbols = static_cast<std::size_t>(std::max(market.n_symbols, 0));
+    const std::size_t u_margin = resident(market.margin, symbols * sizeof(device::MarginSchedule));
+    const std::size_t u_qty_step = resident(market.qty_step, symbols * sizeof(double));
+    const std::size_t u_min_qty = resident(market.min_qty, symbols * sizeof(double));
+    const std::size_t u_price_tick = resident(market.price_tick, symbols * sizeof(double));
     const std::size_t u_radix = resident(tables.radix.data(), tables.radix.size() * sizeof(unsigned long long));
     const std::size_t u_stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
     const std::size_t u_value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
@@ -313,6 +325,9 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     whole.funding_events = device_pointer<const int>(base, at(u_funding_events));
     whole.tradable = device_pointer<const unsigned char>(base, at(u_tradable));
     whole.margin = device_pointer<const device::MarginSchedule>(base, at(u_margin));
+    whole.qty_step = device_pointer<const double>(base, at(u_qty_step));
+    whole.min_qty = device_pointer<const double>(base, at(u_min_qty));
+    whole.price_tick = device_pointer<const double>(base, at(u_price_tick));
     launch.market = window_view(whole, tables.window);
     launch.radix = device_pointer<const unsigned long long>(base, at(u_radix));
     launch.stride = device_pointer<const unsigned long long>(base, at(u_stride));
@@ -585,6 +600,7 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     SweepOutcome merged;
     merged.combinations = outcomes.front().combinations;
     merged.threads = static_cast<int>(devices.size());
+    merged.kernel_variant = outcomes.front().kernel_variant;
     TopN top(*options.rank_metric, options.top_n);
     for (const SweepOutcome& o : outcomes) {
         merged.cancelled = merged.cancelled || o.cancelled;

@@ -29,6 +29,9 @@ struct CudaRunOptions {
     // How many devices share the counter: sizes the chunks in whole waves
     // (Note [Chunks for several GPUs] in chunk_plan.h).
     std::uint64_t sharing_devices = 1;
+    // --kernel-variant: a variant's name, or "auto" (or ""): the smallest
+    // that holds the market (Note [Kernel variants]).
+    std::string kernel_variant = "auto";
 };
 
 // One launch of the sweep kernel, for `btforge bench --chunk-timeline`: its
@@ -51,6 +54,7 @@ struct CudaSweepStats {
     int compute_minor = 0;
     int driver_version = 0;
     std::string kernel_source;      // "embedded fatbin (nvcc 13.0)" or the --kernels path
+    std::string kernel_variant;     // "narrow (up to 16 symbols)" (Note [Kernel variants])
     std::string jit_log;            // what the driver's JIT said, when it compiled PTX
     double kernel_seconds = 0.0;    // sum of the kernels' own time (events), copies excluded
     double upload_seconds = 0.0;    // market, series and tables to the device, once

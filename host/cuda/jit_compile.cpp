@@ -134,7 +134,8 @@ void check_nvrtc_supports(const NvrtcLibrary& nvrtc, int compute_major, int comp
 }
 
 JitBuild build_strategy_kernel(const JitRequest& request, const std::string& strategy, int compute_major,
-                               int compute_minor, const std::vector<FixedParameter>& fixed) {
+                               int compute_minor, const std::vector<FixedParameter>& fixed,
+                               const KernelVariant& variant, std::string* entry_point) {
     std::shared_ptr<const NvrtcLibrary> nvrtc = request.nvrtc;
     if (nvrtc == nullptr) {
         std::string why_not;
@@ -142,8 +143,12 @@ JitBuild build_strategy_kernel(const JitRequest& request, const std::string& str
         if (nvrtc == nullptr) throw std::runtime_error(why_not);
     }
     check_nvrtc_supports(*nvrtc, compute_major, compute_minor);
-    const JitSource source = embedded_jit_source(strategy);
-    const std::vector<std::string> options = jit_compile_options(compute_major, compute_minor, nvrtc->has_cubin(), fixed);
+    JitSource source = embedded_jit_source(strategy);
+    source.entry_point += std::string(variant.suffix);
+    if (entry_point != nullptr) *entry_point = source.entry_point;
+    std::vector<std::string> options = jit_compile_options(compute_major, compute_minor, nvrtc->has_cubin(), fixed);
+    options.push_back("-DBTFORGE_SYMBOL_CAPACITY=" + std::to_string(variant.max_symbols));
+    options.push_back("-DBTFORGE_KERNEL_SUFFIX=" + std::string(variant.suffix));
     const std::string architecture = "sm_" + std::to_string(compute_major) + std::to_string(compute_minor);
     const std::filesystem::path directory =
         request.cache_directory ? *request.cache_directory : default_jit_cache_directory();

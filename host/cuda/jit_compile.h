@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "host/backends/kernel_variant.h"
 #include "host/cuda/jit_cache.h"
 #include "host/cuda/jit_source.h"
 #include "host/cuda/nvrtc_library.h"
@@ -67,9 +68,12 @@ void check_nvrtc_supports(const NvrtcLibrary& nvrtc, int compute_major, int comp
 
 // The whole path for one device: the embedded source of `strategy`, the
 // options for sm_<major><minor> (CUBIN when this NVRTC can emit it, else
-// PTX), the cache directory of `request`, NVRTC as compiler.
+// PTX) and for the kernel variant (Note [Kernel variants]: its capacity and
+// its entry points' suffix, which the source's entry_point then carries),
+// the cache directory of `request`, NVRTC as compiler.
 JitBuild build_strategy_kernel(const JitRequest& request, const std::string& strategy, int compute_major,
-                               int compute_minor, const std::vector<FixedParameter>& fixed);
+                               int compute_minor, const std::vector<FixedParameter>& fixed,
+                               const KernelVariant& variant, std::string* entry_point = nullptr);
 
 // "NVRTC 13.0, cache hit, 0.00 s compile" for the report.
 std::string describe_jit_build(const JitBuild& build, const std::string& nvrtc_version);

@@ -13,9 +13,17 @@ int Market::symbol_index(const std::string& name) const {
     return -1;
 }
 
-void Market::set_margin_from_instruments() {
+void Market::set_instrument_columns() {
     margin.clear();
-    for (const Instrument& instrument : instruments) margin.push_back(instrument.margin);
+    qty_step.clear();
+    min_qty.clear();
+    price_tick.clear();
+    for (const Instrument& instrument : instruments) {
+        margin.push_back(instrument.margin);
+        qty_step.push_back(instrument.qty_step);
+        min_qty.push_back(instrument.min_qty);
+        price_tick.push_back(instrument.price_tick);
+    }
 }
 
 MarketView Market::view() const {
@@ -36,23 +44,25 @@ MarketView Market::view() const {
     v.funding_rate = funding_rate.data();
     v.funding_events = funding_events.data();
     v.tradable = tradable.data();
-    if (margin.size() != instruments.size() || instruments.size() != symbols.size()) {
-        throw std::logic_error("market: " + std::to_string(margin.size()) + " margin schedules and " +
-                               std::to_string(instruments.size()) + " instruments for " + std::to_string(symbols.size()) +
-                               " symbols (set_margin_from_instruments)");
+    const std::size_t n = symbols.size();
+    if (instruments.size() != n || margin.size() != n || qty_step.size() != n || min_qty.size() != n ||
+        price_tick.size() != n) {
+        throw std::logic_error("market: " + std::to_string(instruments.size()) + " instruments and " +
+                               std::to_string(margin.size()) + " instrument columns for " + std::to_string(n) +
+                               " symbols (set_instrument_columns)");
     }
-    for (std::size_t s = 0; s < margin.size(); ++s) {
-        if (!same_margin_schedule(margin[s], instruments[s].margin)) {
-            throw std::logic_error("market: the margin schedule of " + symbols[s] +
-                                   " differs from its instrument's (set_margin_from_instruments)");
+    for (std::size_t s = 0; s < n; ++s) {
+        const Instrument& instrument = instruments[s];
+        if (!same_margin_schedule(margin[s], instrument.margin) || qty_step[s] != instrument.qty_step ||
+            min_qty[s] != instrument.min_qty || price_tick[s] != instrument.price_tick) {
+            throw std::logic_error("market: the instrument columns of " + symbols[s] +
+                                   " differ from its instrument (set_instrument_columns)");
         }
     }
     v.margin = margin.data();
-    for (int s = 0; s < n_symbols(); ++s) {
-        v.qty_step[s] = instruments[static_cast<std::size_t>(s)].qty_step;
-        v.min_qty[s] = instruments[static_cast<std::size_t>(s)].min_qty;
-        v.price_tick[s] = instruments[static_cast<std::size_t>(s)].price_tick;
-    }
+    v.qty_step = qty_step.data();
+    v.min_qty = min_qty.data();
+    v.price_tick = price_tick.data();
     return v;
 }
 

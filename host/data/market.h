@@ -30,9 +30,11 @@ struct Market {
     std::vector<std::int32_t> funding_events;    // [n_symbols * n_bars]
     std::vector<std::uint8_t> tradable;          // [n_symbols * n_bars]
     std::vector<std::vector<int>> own_bars;      // per symbol: aligned indices where it is tradable, increasing
-    // instruments[s].margin, side by side for MarketView::margin; whatever
-    // sets `instruments` calls set_margin_from_instruments() (view() checks).
+    // The instruments' fields side by side, for MarketView's per-symbol
+    // pointers; whatever sets `instruments` calls set_instrument_columns()
+    // (view() checks).
     std::vector<MarginSchedule> margin;
+    std::vector<double> qty_step, min_qty, price_tick;
 
     int n_symbols() const { return static_cast<int>(symbols.size()); }
     int n_bars() const { return static_cast<int>(timestamp_ms.size()); }
@@ -40,7 +42,7 @@ struct Market {
         return static_cast<std::size_t>(symbol) * timestamp_ms.size() + static_cast<std::size_t>(bar);
     }
     int symbol_index(const std::string& name) const;  // -1 when absent
-    void set_margin_from_instruments();
+    void set_instrument_columns();
     MarketView view() const;
 };
 

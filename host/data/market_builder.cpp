@@ -114,7 +114,7 @@ Market build_market(std::vector<SymbolBars> symbols, std::int64_t funding_interv
         market.instruments.push_back(s.instrument);
         market.own_bars.push_back(std::move(own));
     }
-    market.set_margin_from_instruments();
+    market.set_instrument_columns();
     return market;
 }
 

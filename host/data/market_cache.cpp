@@ -190,7 +190,7 @@ Market read_payload(PayloadReader& r, CsvMarketFacts* facts) {
         }
         m.own_bars.push_back(std::move(own));
     }
-    m.set_margin_from_instruments();
+    m.set_instrument_columns();
     if (facts != nullptr) *facts = f;
     return m;
 }

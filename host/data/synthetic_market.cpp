@@ -21,7 +21,10 @@ struct Profile {
 };
 
 // Levels far apart, so per-symbol qty_step/min_qty/price_tick matter.
-constexpr std::array<Profile, kMaxSymbols> kProfiles{{
+// Symbol s follows profile s % 16 with a seed of its own: the first 16
+// symbols are those of every market made before universes grew past 16, and
+// a larger universe repeats the levels along other paths.
+constexpr std::array<Profile, 16> kProfiles{{
     {30000.0, 0.006, 5.0e7, {0.001, 0.001, 0.1}},
     {2000.0, 0.008, 3.0e7, {0.01, 0.01, 0.01}},
     {150.0, 0.011, 1.0e7, {0.1, 0.1, 0.01}},
@@ -253,7 +256,7 @@ Market make_synthetic_market(const SyntheticMarketOptions& options) {
     check(options);
     std::vector<SymbolBars> symbols;
     for (int s = 0; s < options.n_symbols; ++s) {
-        const Profile& profile = kProfiles[static_cast<std::size_t>(s)];
+        const Profile& profile = kProfiles[static_cast<std::size_t>(s) % kProfiles.size()];
         const std::uint64_t seed = splitmix64(options.seed ^ splitmix64(static_cast<std::uint64_t>(s) + 1));
         SymbolSimulator simulator(profile, seed, options.bar_ms);
         // Every fourth symbol is listed late, so "NaN before the first bar"

@@ -64,6 +64,9 @@ struct SweepOutcome {
     int threads = 1;               // that ran (Note [Threads that cannot start])
     std::string thread_shortfall;  // why fewer than SweepOptions::threads ran, or empty
     bool cancelled = false;
+    // Generated kernels only (emu, cuda): the variant that ran, "wide (up to
+    // 512 symbols)" (Note [Kernel variants]); empty for the reference.
+    std::string kernel_variant;
 };
 
 // Binds a spec to its strategy kernel and checks that the two agree

@@ -4,12 +4,9 @@
 
 #include "reference/kernel_marker.h"
 #include "reference/margin/margin_schedule.h"
+#include "reference/market/symbol_capacity.h"
 
 namespace btforge {
-
-// Compile-time maximum number of symbols in one portfolio. Per-symbol state
-// lives in fixed-size arrays of this length (no heap on the device).
-BT_KERNEL inline constexpr int kMaxSymbols = 16;
 
 // Note [Aligned market layout]
 // Bars of all symbols are aligned on the union of their timestamps. Every
@@ -43,9 +40,12 @@ struct BT_KERNEL MarketView {
     const std::int32_t* funding_events;  // funding times settled in (previous own bar, this bar]
     const std::uint8_t* tradable;        // 1 where the symbol has a bar at this timestamp
     const MarginSchedule* margin;        // [n_symbols]: maintenance tiers and liquidation fee (Note [Maintenance margin tiers])
-    double qty_step[kMaxSymbols];
-    double min_qty[kMaxSymbols];
-    double price_tick[kMaxSymbols];
+    // [n_symbols] each: the instruments' order rules (SPEC §4). Pointers, not
+    // arrays, so that the view (a kernel argument) does not grow with the
+    // symbol capacity (Note [Symbol capacity]).
+    const double* qty_step;
+    const double* min_qty;
+    const double* price_tick;
 };
 
 BT_KERNEL inline int market_index(const MarketView& market, int symbol, int bar) {

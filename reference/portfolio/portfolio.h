@@ -8,6 +8,7 @@
 #include "reference/margin/maintenance_margin.h"
 #include "reference/margin/margin_schedule.h"
 #include "reference/market/market_view.h"
+#include "reference/market/symbol_set.h"
 
 namespace btforge {
 
@@ -44,20 +45,22 @@ BT_KERNEL inline void portfolio_begin(Portfolio& portfolio, const AccountConfig&
 
 // Equity marked at the close of bar t: cash plus every holding's unrealized
 // PnL at its (held) close, in symbol order. Sets *has_position when any
-// holding is open. Only the symbols whose bit is set in `may_hold` are looked
-// at: a strategy that knows which symbols are flat passes a clear bit for
-// them (Note [Busy symbols] of the default strategy), one that does not
-// passes ~0u.
+// holding is open. Only the symbols in `may_hold` are looked at: a strategy
+// that knows which symbols are flat leaves them out (Note [Busy symbols] of
+// the default strategy), one that does not passes symbol_set_of_first(n).
 BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, const MarketView& market, int t,
-                                                  unsigned may_hold, int* has_position) {
+                                                  const SymbolSet& may_hold, int* has_position) {
     double equity = portfolio.account.cash;
     *has_position = 0;
-    for (int s = 0; s < portfolio.n_symbols && (may_hold >> s) != 0u; ++s) {
-        if (((may_hold >> s) & 1u) == 0u) continue;
-        const Holding& h = portfolio.holdings[s];
-        if (h.side != 0) {
-            equity += mark_to_market_pnl(h, market.close[market_index(market, s, t)]);
-            *has_position = 1;
+    for (int w = 0; w < kSymbolWords; ++w) {
+        for (int b = 0; symbol_members_from(may_hold.words[w], b) != 0; ++b) {
+            if (((may_hold.words[w] >> b) & 1u) == 0u) continue;
+            int s = w * kSymbolWordBits + b;
+            const Holding& h = portfolio.holdings[s];
+            if (h.side != 0) {
+                equity += mark_to_market_pnl(h, market.close[market_index(market, s, t)]);
+                *has_position = 1;
+            }
         }
     }
     return equity;
@@ -65,14 +68,17 @@ BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, co
 
 // B of Note [Liquidation price] for holding s: in isolated margin its own
 // margin; in cross the cash plus the cushion of every other open holding
-// (only those whose bit is set in `may_hold` can be open), in symbol order.
-BT_KERNEL inline double portfolio_margin_balance(const Portfolio& portfolio, int s, unsigned may_hold) {
+// (only those in `may_hold` can be open), in symbol order.
+BT_KERNEL inline double portfolio_margin_balance(const Portfolio& portfolio, int s, const SymbolSet& may_hold) {
     if (portfolio.margin_mode == kIsolatedMargin) return portfolio.holdings[s].margin;
     double balance = portfolio.account.cash;
-    for (int j = 0; j < portfolio.n_symbols && (may_hold >> j) != 0u; ++j) {
-        if (j == s || ((may_hold >> j) & 1u) == 0u) continue;
-        const Holding& h = portfolio.holdings[j];
-        if (h.side != 0) balance += h.cushion;
+    for (int w = 0; w < kSymbolWords; ++w) {
+        for (int b = 0; symbol_members_from(may_hold.words[w], b) != 0; ++b) {
+            int j = w * kSymbolWordBits + b;
+            if (j == s || ((may_hold.words[w] >> b) & 1u) == 0u) continue;
+            const Holding& h = portfolio.holdings[j];
+            if (h.side != 0) balance += h.cushion;
+        }
     }
     return balance;
 }

@@ -7,6 +7,7 @@
 #include "reference/exits/liquidation.h"
 #include "reference/kernel_marker.h"
 #include "reference/margin/margin_schedule.h"
+#include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
@@ -130,7 +131,7 @@ BT_KERNEL inline int liquidate_when_first(Portfolio& pf, MetricsAccumulator& met
 // in the bar (step 1). The common answer, not reached, costs one
 // comparison; the rest runs only where it is.
 BT_KERNEL inline int liquidate_if_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
-                                        const FillContext& where, unsigned may_hold, double open_price, double high,
+                                        const FillContext& where, const SymbolSet& may_hold, double open_price, double high,
                                         double low, double stop, int stop_outcome) {
     Holding& h = pf.holdings[where.symbol];
     const MarginSchedule& schedule = pf.margin[where.symbol];

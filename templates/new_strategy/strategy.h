@@ -24,6 +24,7 @@
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
+#include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
@@ -65,6 +66,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
                                              FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
     portfolio_begin(pf, config, m);
+    SymbolSet every_symbol = symbol_set_of_first(m.n_symbols);  // what may hold: not tracked here
     {{type}}SymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         states[s].stop = 0.0;
@@ -111,7 +113,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
             where.trade_index = st.trade_index;
             int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
             // Note [Liquidation rule]: the exchange's liquidation first where the price reaches it first.
-            if (liquidate_if_first(pf, metrics, log, where, ~0u, m.open[i], m.high[i], m.low[i], st.stop, stop) == 0) {
+            if (liquidate_if_first(pf, metrics, log, where, every_symbol, m.open[i], m.high[i], m.low[i], st.stop, stop) == 0) {
                 if (stop == kStopGapped) {
                     close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
                 } else if (stop == kStopHit) {
@@ -141,7 +143,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
         }
 
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        double equity = portfolio_equity_at_close(pf, m, t, every_symbol, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

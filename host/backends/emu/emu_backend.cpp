@@ -6,6 +6,7 @@
 
 #include "host/backends/emu/emu_indicators.h"
 #include "host/backends/emu/emu_kernels.h"
+#include "host/backends/kernel_variant.h"
 #include "host/backends/launch_tables.h"
 #include "host/strategies/strategy_binding.h"
 
@@ -24,8 +25,10 @@ constexpr std::uint64_t kChunk = 4 * kBlockSize;
 
 bool emu_supports(const std::string& strategy) { return emu::find_emu_kernel(strategy) != nullptr; }
 
-SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options) {
-    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, job.account.n_periods > 0);
+SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std::string_view kernel_variant) {
+    // Note [Kernel variants]
+    const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), kernel_variant);
+    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, job.account.n_periods > 0, variant.name);
     if (kernel == nullptr) {
         std::string known;
         for (const emu::EmuKernelEntry& e : emu::emu_kernels()) known += (known.empty() ? "" : ", ") + std::string(e.strategy);
@@ -39,7 +42,7 @@ SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options) {
         tables.series = own_series.data();
     }
 
-    return run_sweep_in_blocks(job, options, kChunk,
+    SweepOutcome outcome = run_sweep_in_blocks(job, options, kChunk,
                                [&job, &tables, kernel](std::uint64_t begin, std::uint64_t end, ResultRow* out,
                                                        PeriodStatistics* periods) {
         std::size_t count = static_cast<std::size_t>(end - begin);
@@ -55,6 +58,8 @@ SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options) {
         for (std::size_t i = 0; i < count; ++i) out[i] = ResultRow{ids[i], to_host(rows[i])};
         to_host(device_periods.data(), device_periods.size(), periods);
     });
+    outcome.kernel_variant = describe_kernel_variant(variant);
+    return outcome;
 }
 
 }  // namespace btforge

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "host/engine/cpu_sweep.h"
 
@@ -18,6 +19,8 @@ bool emu_supports(const std::string& strategy);
 // the job's strategy. When the job's series are only planned
 // (SeriesCache::computed() false), the generated indicator kernels compute
 // them first (emu_compute_series), as the CUDA backend does on the device.
-SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options);
+// The kernels are those of `kernel_variant` ("" or "auto": the smallest
+// that holds the market; Note [Kernel variants]), which the outcome names.
+SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std::string_view kernel_variant = "");
 
 }  // namespace btforge

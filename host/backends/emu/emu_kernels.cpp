@@ -1,33 +1,9 @@
-// The one translation unit that compiles generated/ for the host: the shim
-// first, then every generated sweep kernel (Note [Emu shim]).
+// The indicator kernels of generated/ compiled for the host (Note [Emu
+// shim]), and the sweep kernels' tables of every variant, which
+// emu_variant_kernels.cpp compiles.
 #include "host/backends/emu/emu_shim.h"
 
-#include <boost/preprocessor/iteration/iterate.hpp>
-#include <boost/preprocessor/seq/elem.hpp>
-#include <boost/preprocessor/seq/size.hpp>
-#include <boost/preprocessor/stringize.hpp>
-
 #include "generated/btforge_entry_points.h"
-
-// Note [Every generated kernel, by construction]
-// The list of strategies exists once, in generated/btforge_entry_points.h.
-// Both the #includes of the generated sources and the kernel table below are
-// expanded from it, so a strategy added to or removed from the generator
-// config changes this file's compilation without anyone editing it: a kernel
-// file that is missing fails the #include, and a table entry without its
-// kernel fails to compile. BTFORGE_FOR_EACH_STRATEGY becomes a Boost.PP
-// sequence (default)(sma_cross)..., and BOOST_PP_ITERATE includes
-// emu_kernel_include.h once per element, which includes "<name>_sweep.cu"
-// (found through the generated/ include directory).
-#define BTFORGE_EMU_AS_SEQ_ELEMENT(name) (name)
-#define BTFORGE_EMU_STRATEGY_SEQ BTFORGE_FOR_EACH_STRATEGY(BTFORGE_EMU_AS_SEQ_ELEMENT)
-// The indirection expands the sequence element before ## pastes it.
-#define BTFORGE_EMU_KERNEL_FILE(name) BTFORGE_EMU_KERNEL_FILE_I(name)
-#define BTFORGE_EMU_KERNEL_FILE_I(name) BOOST_PP_STRINGIZE(name##_sweep.cu)
-
-#define BOOST_PP_ITERATION_LIMITS (0, BOOST_PP_SEQ_SIZE(BTFORGE_EMU_STRATEGY_SEQ) - 1)
-#define BOOST_PP_FILENAME_1 "host/backends/emu/emu_kernel_include.h"
-#include BOOST_PP_ITERATE()
 
 #include "indicator_series.cu"
 
@@ -40,18 +16,33 @@
 
 namespace btforge::emu {
 
+namespace detail {
+#define BTFORGE_EMU_VARIANT_TABLE(name, max_symbols, suffix) std::span<const EmuKernelEntry> emu_kernels_##name();
+BTFORGE_FOR_EACH_KERNEL_VARIANT(BTFORGE_EMU_VARIANT_TABLE)
+#undef BTFORGE_EMU_VARIANT_TABLE
+}  // namespace detail
+
 namespace {
 
-#define BTFORGE_EMU_KERNEL_ENTRY(name) EmuKernelEntry{#name, &btforge_##name##_sweep, &btforge_##name##_sweep_periods},
-constexpr EmuKernelEntry kEmuKernels[] = {BTFORGE_FOR_EACH_STRATEGY(BTFORGE_EMU_KERNEL_ENTRY)};
-#undef BTFORGE_EMU_KERNEL_ENTRY
+struct EmuVariantTable {
+    std::string_view variant;
+    std::span<const EmuKernelEntry> (*kernels)();
+};
+#define BTFORGE_EMU_VARIANT_ENTRY(name, max_symbols, suffix) EmuVariantTable{#name, &detail::emu_kernels_##name},
+constexpr EmuVariantTable kVariantTables[] = {BTFORGE_FOR_EACH_KERNEL_VARIANT(BTFORGE_EMU_VARIANT_ENTRY)};
+#undef BTFORGE_EMU_VARIANT_ENTRY
 
 }  // namespace
 
-std::span<const EmuKernelEntry> emu_kernels() { return kEmuKernels; }
+std::span<const EmuKernelEntry> emu_kernels(std::string_view variant) {
+    for (const EmuVariantTable& table : kVariantTables) {
+        if (variant.empty() || table.variant == variant) return table.kernels();
+    }
+    return {};
+}
 
-EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods) {
-    for (const EmuKernelEntry& entry : kEmuKernels) {
+EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods, std::string_view variant) {
+    for (const EmuKernelEntry& entry : emu_kernels(variant)) {
         if (entry.strategy == strategy) return with_periods ? entry.kernel_with_periods : entry.kernel;
     }
     return nullptr;

@@ -16,11 +16,14 @@ struct EmuKernelEntry {
     EmuKernel kernel_with_periods;  // Note [Two kernels per strategy]
 };
 
-// One entry per strategy of generated/btforge_entry_points.h, in its order.
-std::span<const EmuKernelEntry> emu_kernels();
-// nullptr when generated/ has no kernel for `strategy`; `with_periods`: the
-// kernel that writes period statistics (Note [Two kernels per strategy]).
-EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods = false);
+// One entry per strategy of generated/btforge_entry_points.h, in its order,
+// of the kernel variant so named ("" for the first; empty for an unknown
+// name).
+std::span<const EmuKernelEntry> emu_kernels(std::string_view variant = "");
+// nullptr when generated/ has no kernel for `strategy` in that variant;
+// `with_periods`: the kernel that writes period statistics (Note [Two
+// kernels per strategy]).
+EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods = false, std::string_view variant = "");
 
 // The indicator kernels of generated/indicator_series.cu compiled for the host.
 using EmuIndicatorKernel = void (*)(device::IndicatorLaunch);

@@ -22,6 +22,10 @@ namespace {
 #define BTFORGE_STRATEGY_NAME(name) #name,
 const std::vector<std::string> kStrategies = {BTFORGE_FOR_EACH_STRATEGY(BTFORGE_STRATEGY_NAME)};
 #undef BTFORGE_STRATEGY_NAME
+// Note [Kernel variants]: the suffixes of the modules, "" for the first.
+#define BTFORGE_VARIANT_SUFFIX(name, max_symbols, suffix) #suffix,
+const std::vector<std::string> kVariantSuffixes = {BTFORGE_FOR_EACH_KERNEL_VARIANT(BTFORGE_VARIANT_SUFFIX)};
+#undef BTFORGE_VARIANT_SUFFIX
 
 std::vector<unsigned char> bytes(const std::string& text) { return {text.begin(), text.end()}; }
 
@@ -34,16 +38,22 @@ std::filesystem::path write_temp(const std::string& name, const std::vector<unsi
 
 }  // namespace
 
-TEST_CASE("embedded kernels: one fatbin per generated strategy and one of indicators, byte for byte the build's") {
+TEST_CASE("embedded kernels: one fatbin per generated strategy and kernel variant and one of indicators, byte for "
+          "byte the build's") {
     const EmbeddedKernelBuild& build = embedded_kernel_build();
     CHECK(build.block_size == 128);
 #if BTFORGE_EXPECT_EMBEDDED_KERNELS
     REQUIRE(build.built_with_nvcc);
     CHECK(std::string(build.cuda_version).find('.') != std::string::npos);
     CHECK(std::string(build.architectures).find("sm_80") != std::string::npos);
-    CHECK(embedded_kernels().size() == kStrategies.size() + 1);
+    REQUIRE(kVariantSuffixes.size() >= 2);
+    CHECK(kVariantSuffixes.front().empty());
+    CHECK(embedded_kernels().size() == kStrategies.size() * kVariantSuffixes.size() + 1);
     const char* binary_dir = std::getenv("BTFORGE_BINARY_DIR");
-    std::vector<std::string> modules = kStrategies;
+    std::vector<std::string> modules;
+    for (const std::string& strategy : kStrategies) {
+        for (const std::string& suffix : kVariantSuffixes) modules.push_back(strategy + suffix);
+    }
     modules.emplace_back(kIndicatorModule);
     for (const std::string& strategy : modules) {
         CAPTURE(strategy);
@@ -58,7 +68,13 @@ TEST_CASE("embedded kernels: one fatbin per generated strategy and one of indica
         CHECK((*image)[3] == 0xba);
         CHECK(classify_kernel_image(*image) == KernelImageKind::fatbin);
         if (binary_dir != nullptr) {
-            const std::string stem = strategy == kIndicatorModule ? "indicator_series" : strategy + "_sweep";
+            // <strategy>_sweep<suffix>.fatbin for module <strategy><suffix>.
+            std::string stem = "indicator_series";
+            for (const std::string& name : kStrategies) {
+                for (const std::string& suffix : kVariantSuffixes) {
+                    if (strategy == name + suffix) stem = name + "_sweep" + suffix;
+                }
+            }
             KernelFile file = load_kernel_file(std::filesystem::path(binary_dir) / "kernels" / (stem + ".fatbin"));
             CHECK(file.kind == KernelImageKind::fatbin);
             CHECK(std::equal(image->begin(), image->end(), file.bytes.begin(), file.bytes.end()));

@@ -88,6 +88,8 @@ TEST_CASE("window_view moves every per-bar array to the first bar and keeps the 
             CHECK(v.tradable[i] == market.tradable[j]);
         }
         CHECK(v.qty_step[s] == whole.qty_step[s]);
+        CHECK(v.min_qty[s] == whole.min_qty[s]);
+        CHECK(v.price_tick[s] == whole.price_tick[s]);
     }
     CHECK(v.timestamp_ms[0] == kStart + kHour);
     CHECK(window_view(whole, whole_market(market)).open == whole.open);

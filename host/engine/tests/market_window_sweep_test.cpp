@@ -49,7 +49,7 @@ Market cut_market(const Market& m, int first, int n) {
     cut.funding_rate = rows(m.funding_rate);
     cut.funding_events = rows(m.funding_events);
     cut.tradable = rows(m.tradable);
-    cut.set_margin_from_instruments();
+    cut.set_instrument_columns();
     return cut;
 }
 

@@ -29,7 +29,7 @@ Market make_market(const std::vector<std::vector<int>>& present, const std::vect
         m.symbols.push_back("S" + std::to_string(s));
         m.instruments.emplace_back();
     }
-    m.set_margin_from_instruments();
+    m.set_instrument_columns();
     for (int t = 0; t < n_bars; ++t) m.timestamp_ms.push_back(1'000 * (t + 1));
     const std::size_t size = static_cast<std::size_t>(n_symbols * n_bars);
     const double nan = std::nan("");

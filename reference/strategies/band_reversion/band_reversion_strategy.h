@@ -30,6 +30,7 @@
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
+#include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/orders/resting_entry.h"
 #include "reference/orders/resting_entry_fill.h"
@@ -123,6 +124,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
                                                   Metrics& out, FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
     portfolio_begin(pf, config, m);
+    SymbolSet every_symbol = symbol_set_of_first(m.n_symbols);  // what may hold: not tracked here
     BandReversionSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         cancel_resting_entry(states[s].order);
@@ -191,7 +193,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             double open_reference = stop_reference_open(fill, m.open[i]);
             int stop = evaluate_stop(holding.side, st.stop, open_reference, m.high[i], m.low[i]);
             // Note [Liquidation rule]: the exchange's liquidation first where the price reaches it first.
-            if (liquidate_if_first(pf, metrics, log, where, ~0u, open_reference, m.high[i], m.low[i], st.stop, stop) ==
+            if (liquidate_if_first(pf, metrics, log, where, every_symbol, open_reference, m.high[i], m.low[i], st.stop, stop) ==
                 0) {
                 if (stop == kStopGapped) {
                     close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
@@ -227,7 +229,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
         }
 
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        double equity = portfolio_equity_at_close(pf, m, t, every_symbol, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

@@ -4,6 +4,7 @@
 #include "reference/accounting/partial_close.h"
 #include "reference/exits/liquidation.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
@@ -20,7 +21,7 @@ namespace btforge {
 // final target TP. TP1 closes tp1_frac (see Note [Partial close plan]) and
 // moves the stop to break-even; the new stop acts from the next bar.
 // Returns 1 when the position was closed completely.
-BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, unsigned may_hold,
+BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, const SymbolSet& may_hold,
                                      MetricsAccumulator& metrics, FillLog* log, const AccountConfig& config,
                                      const DefaultParams& p, int bar, int symbol, double open_price, double high,
                                      double low, double qty_step, double min_qty) {

@@ -6,6 +6,7 @@
 #include "reference/accounting/holding.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
+#include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
@@ -36,10 +37,17 @@ namespace btforge {
 // cooldown, near enough that t - kNoExitYet cannot overflow an int.
 BT_KERNEL inline constexpr int kNoExitYet = -1000000000;
 
-BT_KERNEL inline int open_and_pending_count(const Portfolio& portfolio, const DefaultSymbolState* states) {
+// Symbols holding a position or waiting on an entry; only busy ones can
+// (Note [Busy symbols]).
+BT_KERNEL inline int open_and_pending_count(const Portfolio& portfolio, const DefaultSymbolState* states,
+                                            const SymbolSet& busy) {
     int count = 0;
-    for (int s = 0; s < portfolio.n_symbols; ++s) {
-        if (portfolio.holdings[s].side != 0 || states[s].pending_entry != 0) count += 1;
+    for (int w = 0; w < kSymbolWords; ++w) {
+        for (int b = 0; symbol_members_from(busy.words[w], b) != 0; ++b) {
+            int s = w * kSymbolWordBits + b;
+            if (((busy.words[w] >> b) & 1u) == 0u) continue;
+            if (portfolio.holdings[s].side != 0 || states[s].pending_entry != 0) count += 1;
+        }
     }
     return count;
 }
@@ -65,17 +73,18 @@ BT_KERNEL inline void close_at_end_of_data(Portfolio& pf, DefaultSymbolState* st
 // instead of four times in a row; most symbols are idle on most bars.
 
 // Note [Busy symbols]
-// Bit s of `busy` is set while symbol s may hold a position or have an order
-// pending; a clear bit proves that it has neither. Only a pending entry makes
-// an idle symbol busy (a position opens from one, an exit order needs a
-// position), and step 5 sets the bit where it records one; step 1 clears it
-// where it finds the symbol idle. Steps 1 and 6 visit busy symbols only, and
-// step 5 those that are busy or may signal (Note [Signals that cannot fire]),
-// so on most bars an idle symbol's state is not read at all: on the GPU those
-// reads are local-memory loads that each warp waits for. Visiting the set
-// bits in ascending order keeps the symbol order of every effect; a symbol
-// that is skipped would have done nothing. A set bit whose symbol went idle
-// costs one look in step 1 of the next bar. kMaxSymbols fits in the bits.
+// Symbol s is in `busy` (Note [Symbol sets]) while it may hold a position
+// or have an order pending; its absence proves that it has neither. Only a
+// pending entry makes an idle symbol busy (a position opens from one, an
+// exit order needs a position), and step 5 adds the symbol where it records
+// one; step 1 removes it where it finds the symbol idle. Steps 1 and 6 visit
+// busy symbols only, and step 5 those that are busy or may signal (Note
+// [Signals that cannot fire]), so on most bars an idle symbol's state is not
+// read at all: on the GPU those reads are local-memory loads that each warp
+// waits for, and in a universe of hundreds of symbols the visits are a few
+// words of zeros. Visiting the members in ascending order keeps the symbol
+// order of every effect; a symbol that is skipped would have done nothing.
+// A member that went idle costs one look in step 1 of the next bar.
 
 // Runs one combination over the whole market. `equity_curve` (nullable)
 // receives the close-marked equity of every bar; `log` (nullable) the fills.
@@ -98,85 +107,91 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
     double equity_prev_close = config.initial_equity;
     int trades_started = 0;
     int last_bar = m.n_bars - 1;
-    static_assert(kMaxSymbols <= 32, "Note [Busy symbols]: one bit per symbol");
-    unsigned busy = 0u;  // Note [Busy symbols]
+    SymbolSet busy;  // Note [Busy symbols]
+    symbol_set_clear(busy);
 
     for (int t = 0; t < m.n_bars; ++t) {
-        for (int s = 0; (busy >> s) != 0u; ++s) {
-            if (((busy >> s) & 1u) == 0u) continue;
-            int i = market_index(m, s, t);
-            DefaultSymbolState& st = states[s];
-            BracketPosition& pos = st.position;
-            Holding& holding = pf.holdings[s];
-            // Note [Idle symbols]
-            int idle = (st.pending_exit | st.pending_entry | holding.side) == 0;
-            if (m.tradable[i] == 0 || idle) {
-                if (idle) busy &= ~(1u << s);
-                continue;
-            }
-            FillContext where = fill_context(t, s, pos.trade_index);
-            // 1. Orders decided at the previous close.
-            if (st.pending_exit != 0) {
-                st.pending_exit = 0;
-                if (holding.side != 0 &&
-                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit) != 0) {
-                    st.last_exit_bar = t;
+        for (int w = 0; w < kSymbolWords; ++w) {
+            for (int b = 0; symbol_members_from(busy.words[w], b) != 0; ++b) {
+                if (((busy.words[w] >> b) & 1u) == 0u) continue;
+                int s = w * kSymbolWordBits + b;
+                int i = market_index(m, s, t);
+                DefaultSymbolState& st = states[s];
+                BracketPosition& pos = st.position;
+                Holding& holding = pf.holdings[s];
+                // Note [Idle symbols]
+                int idle = (st.pending_exit | st.pending_entry | holding.side) == 0;
+                if (m.tradable[i] == 0 || idle) {
+                    if (idle) symbol_set_remove(busy, s);
+                    continue;
                 }
+                FillContext where = fill_context(t, s, pos.trade_index);
+                // 1. Orders decided at the previous close.
+                if (st.pending_exit != 0) {
+                    st.pending_exit = 0;
+                    if (holding.side != 0 &&
+                        close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit) != 0) {
+                        st.last_exit_bar = t;
+                    }
+                }
+                if (st.pending_entry != 0) {
+                    double margin = portfolio_used_margin(pf, p.max_leverage);
+                    trades_started += fill_pending_entry(st, pf, log, config, p, t, s, trades_started,
+                                                         m.open[i], equity_prev_close, margin, m.qty_step[s],
+                                                         m.min_qty[s], m.price_tick[s]);
+                }
+                if (holding.side == 0) continue;
+                // 2. Funding.
+                settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+                // 3. Exits inside the bar.
+                if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
+                                    m.qty_step[s], m.min_qty[s]) != 0) {
+                    st.last_exit_bar = t;
+                    continue;
+                }
+                // 4. Trailing.
+                update_trailing_stop(pos, holding, p, m.high[i], m.low[i], m.price_tick[s]);
             }
-            if (st.pending_entry != 0) {
-                double margin = portfolio_used_margin(pf, p.max_leverage);
-                trades_started += fill_pending_entry(st, pf, log, config, p, t, s, trades_started,
-                                                     m.open[i], equity_prev_close, margin, m.qty_step[s],
-                                                     m.min_qty[s], m.price_tick[s]);
-            }
-            if (holding.side == 0) continue;
-            // 2. Funding.
-            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
-            // 3. Exits inside the bar.
-            if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
-                                m.qty_step[s], m.min_qty[s]) != 0) {
-                st.last_exit_bar = t;
-                continue;
-            }
-            // 4. Trailing.
-            update_trailing_stop(pos, holding, p, m.high[i], m.low[i], m.price_tick[s]);
         }
 
         // 5. At the close: the end of data at the last bar, else time exits and signals.
         if (t == last_bar) {
             close_at_end_of_data(pf, states, metrics, log, config, m, t);
         } else {
-            unsigned may_signal = symbols_that_may_signal(m, series, p, t);
-            unsigned visit = busy | may_signal;
-            for (int s = 0; (visit >> s) != 0u; ++s) {
-                if (((visit >> s) & 1u) == 0u) continue;
-                int i = market_index(m, s, t);
-                DefaultSymbolState& st = states[s];
-                BracketPosition& pos = st.position;
-                Holding& holding = pf.holdings[s];
-                FillContext where = fill_context(t, s, pos.trade_index);
-                if (m.tradable[i] == 0) continue;
-                if (holding.side != 0 && p.max_hold_bars > 0 && t - pos.entry_bar >= p.max_hold_bars) {
-                    close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kMaxHold);
-                    st.last_exit_bar = t;
+            SymbolSet may_signal = symbols_that_may_signal(m, series, p, t);
+            SymbolSet visit = symbol_set_union(busy, may_signal);
+            for (int w = 0; w < kSymbolWords; ++w) {
+                for (int b = 0; symbol_members_from(visit.words[w], b) != 0; ++b) {
+                    if (((visit.words[w] >> b) & 1u) == 0u) continue;
+                    int s = w * kSymbolWordBits + b;
+                    int i = market_index(m, s, t);
+                    DefaultSymbolState& st = states[s];
+                    BracketPosition& pos = st.position;
+                    Holding& holding = pf.holdings[s];
+                    FillContext where = fill_context(t, s, pos.trade_index);
+                    if (m.tradable[i] == 0) continue;
+                    if (holding.side != 0 && p.max_hold_bars > 0 && t - pos.entry_bar >= p.max_hold_bars) {
+                        close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kMaxHold);
+                        st.last_exit_bar = t;
+                    }
+                    // At t == 0 the "previous" index is the bar itself, so no crossover can fire.
+                    int prev = t > 0 ? i - 1 : i;
+                    int signal = ((may_signal.words[w] >> b) & 1u) != 0u ? entry_signal(series, p, i, prev, m.close[i]) : 0;
+                    if (signal == 0) continue;
+                    if (holding.side != 0) {
+                        if (signal == -holding.side) st.pending_exit = 1;
+                        continue;
+                    }
+                    if (st.pending_entry != 0) continue;
+                    if (signal < 0 && p.allow_short == 0) continue;
+                    if (t - st.last_exit_bar <= p.cooldown_bars) continue;
+                    if (open_and_pending_count(pf, states, busy) >= p.max_positions) continue;
+                    double atr = series.atr[i];
+                    if (std::isnan(atr) || atr <= 0.0) continue;
+                    st.pending_entry = signal;
+                    st.pending_atr = atr;
+                    symbol_set_add(busy, s);
                 }
-                // At t == 0 the "previous" index is the bar itself, so no crossover can fire.
-                int prev = t > 0 ? i - 1 : i;
-                int signal = ((may_signal >> s) & 1u) != 0u ? entry_signal(series, p, i, prev, m.close[i]) : 0;
-                if (signal == 0) continue;
-                if (holding.side != 0) {
-                    if (signal == -holding.side) st.pending_exit = 1;
-                    continue;
-                }
-                if (st.pending_entry != 0) continue;
-                if (signal < 0 && p.allow_short == 0) continue;
-                if (t - st.last_exit_bar <= p.cooldown_bars) continue;
-                if (open_and_pending_count(pf, states) >= p.max_positions) continue;
-                double atr = series.atr[i];
-                if (std::isnan(atr) || atr <= 0.0) continue;
-                st.pending_entry = signal;
-                st.pending_atr = atr;
-                busy |= 1u << s;
             }
         }
 

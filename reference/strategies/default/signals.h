@@ -4,6 +4,7 @@
 
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
+#include "reference/market/symbol_set.h"
 #include "reference/strategies/default/params.h"
 
 namespace btforge {
@@ -79,25 +80,26 @@ BT_KERNEL inline int close_outside_bands_at(const DefaultSeries& s, int i, doubl
     return (close < s.bb_lower[i]) | (close > s.bb_upper[i]);
 }
 
-// Bit s set where symbol s is tradable at bar t and its signal may fire
-// (Note [Signals that cannot fire]).
-BT_KERNEL inline unsigned symbols_that_may_signal(const MarketView& m, const DefaultSeries& s, const DefaultParams& p,
-                                                  int t) {
-    unsigned may_signal = 0u;
+// The symbols tradable at bar t whose signal may fire (Note [Signals that
+// cannot fire]).
+BT_KERNEL inline SymbolSet symbols_that_may_signal(const MarketView& m, const DefaultSeries& s, const DefaultParams& p,
+                                                   int t) {
+    SymbolSet may_signal;
+    symbol_set_clear(may_signal);
     if (p.mode == 0) {
         BT_NO_UNROLL  // Note [Loops kept rolled]
         for (int sym = 0; sym < m.n_symbols; ++sym) {
             int i = market_index(m, sym, t);
             int prev = t > 0 ? i - 1 : i;
             int may = (m.tradable[i] != 0) & ema_cross_at(s, i, prev);
-            may_signal |= static_cast<unsigned>(may) << sym;
+            symbol_set_add_if(may_signal, sym, may);
         }
     } else {
         BT_NO_UNROLL
         for (int sym = 0; sym < m.n_symbols; ++sym) {
             int i = market_index(m, sym, t);
             int may = (m.tradable[i] != 0) & close_outside_bands_at(s, i, m.close[i]);
-            may_signal |= static_cast<unsigned>(may) << sym;
+            symbol_set_add_if(may_signal, sym, may);
         }
     }
     return may_signal;

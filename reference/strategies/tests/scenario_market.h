@@ -23,8 +23,10 @@ struct ScenarioMarket {
     std::vector<double> open, high, low, close, volume, funding_rate;
     std::vector<std::int32_t> funding_events;
     std::vector<std::uint8_t> tradable;
-    double qty_step = 0.001, min_qty = 0.001, price_tick = 0.01;
+    double qty_step = 0.001, min_qty = 0.001, price_tick = 0.01;  // every symbol's
     std::vector<MarginSchedule> margin;  // per symbol: Note [Default margin schedule] unless a test sets one
+    // The three above per symbol, filled by view().
+    mutable std::vector<double> qty_steps, min_qtys, price_ticks;
 
     ScenarioMarket(int symbols, int bars, double price = 100.0)
         : n_symbols(symbols), n_bars(bars), ts(static_cast<std::size_t>(bars)),
@@ -62,11 +64,12 @@ struct ScenarioMarket {
         v.funding_events = funding_events.data();
         v.tradable = tradable.data();
         v.margin = margin.data();
-        for (int s = 0; s < n_symbols; ++s) {
-            v.qty_step[s] = qty_step;
-            v.min_qty[s] = min_qty;
-            v.price_tick[s] = price_tick;
-        }
+        qty_steps.assign(static_cast<std::size_t>(n_symbols), qty_step);
+        min_qtys.assign(static_cast<std::size_t>(n_symbols), min_qty);
+        price_ticks.assign(static_cast<std::size_t>(n_symbols), price_tick);
+        v.qty_step = qty_steps.data();
+        v.min_qty = min_qtys.data();
+        v.price_tick = price_ticks.data();
         return v;
     }
 };

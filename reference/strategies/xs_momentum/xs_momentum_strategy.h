@@ -25,6 +25,7 @@
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
+#include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
@@ -63,9 +64,13 @@ struct BT_KERNEL XsMomentumSymbolState {
 // first; equal scores by symbol index, lowest first, so the order never
 // depends on anything but the numbers. With e symbols ranked, the first
 // min(top_k, e / 2) go long and as many of the last go short: the two sets
-// never overlap. The sort is an insertion sort into a fixed array of
-// kMaxSymbols entries, visiting symbols in index order and placing each
-// after every entry of an equal or higher score: device code, no recursion.
+// never overlap. The sort is a bottom-up merge sort of the ranked symbols,
+// gathered in index order, into fixed arrays of kMaxSymbols entries: device
+// code, no recursion, and stable (a merge takes the left run's entry unless
+// the right one's score is strictly higher), which is what breaks ties by
+// index. It costs e log2(e) moves a rebalance, where the insertion sort it
+// replaced cost up to e^2 / 2: at 300 symbols that made the ranking most of
+// the strategy's time (docs/PERFORMANCE.md, "Universes").
 // Returns e; order[0 .. e) are the ranked symbols.
 BT_KERNEL inline int rank_by_momentum(const MarketView& m, const XsMomentumSeries& series, int t, int* order) {
     double scores[kMaxSymbols];
@@ -75,16 +80,34 @@ BT_KERNEL inline int rank_by_momentum(const MarketView& m, const XsMomentumSerie
         double roc = series.roc[i];
         double atr = series.atr[i];
         if (m.tradable[i] == 0 || std::isnan(roc) || !(atr > 0.0)) continue;
-        double score = roc * m.close[i] / atr;
-        int at = ranked;
-        while (at > 0 && scores[at - 1] < score) {
-            scores[at] = scores[at - 1];
-            order[at] = order[at - 1];
-            at -= 1;
-        }
-        scores[at] = score;
-        order[at] = s;
+        scores[ranked] = roc * m.close[i] / atr;
+        order[ranked] = s;
         ranked += 1;
+    }
+    double merged_scores[kMaxSymbols];
+    int merged_order[kMaxSymbols];
+    for (int width = 1; width < ranked; width *= 2) {
+        for (int low = 0; low < ranked; low += 2 * width) {
+            int middle = low + width < ranked ? low + width : ranked;
+            int high = low + 2 * width < ranked ? low + 2 * width : ranked;
+            int left = low;
+            int right = middle;
+            for (int k = low; k < high; ++k) {
+                if (right >= high || (left < middle && !(scores[left] < scores[right]))) {
+                    merged_scores[k] = scores[left];
+                    merged_order[k] = order[left];
+                    left += 1;
+                } else {
+                    merged_scores[k] = scores[right];
+                    merged_order[k] = order[right];
+                    right += 1;
+                }
+            }
+        }
+        for (int k = 0; k < ranked; ++k) {
+            scores[k] = merged_scores[k];
+            order[k] = merged_order[k];
+        }
     }
     return ranked;
 }
@@ -94,6 +117,10 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
                                                FillLog* log, double* equity_curve, PeriodStatistics* periods) {
     Portfolio pf;
     portfolio_begin(pf, config, m);
+    // The symbols holding a position: what the margin balance and the mark
+    // visit, so that their cost follows the positions, not the universe.
+    SymbolSet held;
+    symbol_set_clear(held);
     XsMomentumSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         states[s].pending = 0;
@@ -130,15 +157,22 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
                     if (qty >= m.min_qty[s]) {
                         where.trade_index = trades_started;
                         open_position(pf, log, config, where, st.target, qty, fill_price, p.max_leverage);
+                        symbol_set_add(held, s);
                         st.trade_index = trades_started;
                         trades_started += 1;
                     }
                 }
             }
-            if (holding.side == 0) continue;
+            if (holding.side == 0) {
+                symbol_set_remove(held, s);
+                continue;
+            }
             settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
             where.trade_index = st.trade_index;
-            liquidate_if_first(pf, metrics, log, where, ~0u, m.open[i], m.high[i], m.low[i], 0.0, kStopNotHit);
+            if (liquidate_if_first(pf, metrics, log, where, held, m.open[i], m.high[i], m.low[i], 0.0, kStopNotHit) !=
+                0) {
+                symbol_set_remove(held, s);
+            }
         }
 
         // At the close: everything closes at the last bar; every
@@ -166,7 +200,7 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
         }
 
         int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, ~0u, &has_position);
+        double equity = portfolio_equity_at_close(pf, m, t, held, &has_position);
         metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
         if (equity_curve != nullptr) equity_curve[t] = equity;
         equity_prev_close = equity;

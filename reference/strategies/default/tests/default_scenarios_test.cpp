@@ -281,13 +281,13 @@ TEST_CASE("symbols_that_may_signal: a clear bit means no signal, in both modes")
         int signals = 0;
         int set_bits = 0;
         for (int t = 0; t < bars; ++t) {
-            unsigned may = symbols_that_may_signal(view, series, sc.params, t);
-            CHECK((may >> symbols) == 0u);
+            SymbolSet may = symbols_that_may_signal(view, series, sc.params, t);
+            for (int s = symbols; s < kMaxSymbols; ++s) CHECK(symbol_set_has(may, s) == 0);
             for (int s = 0; s < symbols; ++s) {
                 int i = market_index(view, s, t);
                 int prev = t > 0 ? i - 1 : i;
                 int signal = entry_signal(series, sc.params, i, prev, view.close[i]);
-                bool bit = ((may >> s) & 1u) != 0u;
+                bool bit = symbol_set_has(may, s) != 0;
                 INFO("mode " << mode << ", bar " << t << ", symbol " << s);
                 if (!bit && view.tradable[i] != 0) CHECK(signal == 0);
                 if (bit) CHECK(view.tradable[i] != 0);

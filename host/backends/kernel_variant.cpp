@@ -1,0 +1,52 @@
+#include "host/backends/kernel_variant.h"
+
+#include <stdexcept>
+
+#include "generated/btforge_entry_points.h"
+
+namespace btforge {
+
+namespace {
+
+#define BTFORGE_VARIANT_ENTRY(name, max_symbols, suffix) KernelVariant{#name, max_symbols, #suffix},
+constexpr KernelVariant kVariants[] = {BTFORGE_FOR_EACH_KERNEL_VARIANT(BTFORGE_VARIANT_ENTRY)};
+#undef BTFORGE_VARIANT_ENTRY
+
+}  // namespace
+
+std::span<const KernelVariant> kernel_variants() { return kVariants; }
+
+std::string describe_kernel_variant(const KernelVariant& variant) {
+    return std::string(variant.name) + " (up to " + std::to_string(variant.max_symbols) + " symbols)";
+}
+
+std::string list_kernel_variants() {
+    std::string out;
+    for (const KernelVariant& v : kVariants) {
+        out += (out.empty() ? "" : ", ") + std::string(v.name) + " (up to " + std::to_string(v.max_symbols) + ")";
+    }
+    return out;
+}
+
+const KernelVariant& choose_kernel_variant(int n_symbols, std::string_view requested) {
+    if (requested.empty() || requested == "auto") {
+        for (const KernelVariant& v : kVariants) {
+            if (n_symbols <= v.max_symbols) return v;
+        }
+        throw std::invalid_argument("a market of " + std::to_string(n_symbols) +
+                                    " symbols: no kernel variant holds it (" + list_kernel_variants() + ")");
+    }
+    for (const KernelVariant& v : kVariants) {
+        if (v.name != requested) continue;
+        if (n_symbols > v.max_symbols) {
+            throw std::invalid_argument("--kernel-variant " + std::string(requested) + " holds up to " +
+                                        std::to_string(v.max_symbols) + " symbols; this market has " +
+                                        std::to_string(n_symbols));
+        }
+        return v;
+    }
+    throw std::invalid_argument("unknown --kernel-variant '" + std::string(requested) + "' (auto, or one of " +
+                                list_kernel_variants() + ")");
+}
+
+}  // namespace btforge

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "reference/kernel_marker.h"
+#include "reference/market/symbol_capacity.h"
+
+namespace btforge {
+
+// Note [Symbol sets]
+// A set of symbol indices, one bit each, kSymbolWords words of 32 bits:
+// symbol s is bit s % 32 of word s / 32. Loops visit the set bits in
+// ascending order, word by word, so that every effect keeps the symbol
+// order. symbol_word() is 0 outright when the set has one word (the
+// register kernel, Note [Kernel variants]): the compiler then keeps the set
+// in one register, as the plain `unsigned` it replaced, instead of an array
+// indexed at run time in local memory. Bits at or above the market's symbol
+// count are never set.
+struct BT_KERNEL SymbolSet {
+    unsigned words[kSymbolWords];
+};
+
+// The word of symbol s, and its place in that word (s is never negative:
+// unsigned arithmetic, so no sign fix-up).
+BT_KERNEL inline int symbol_word(int s) {
+    return kSymbolWords == 1 ? 0 : static_cast<int>(static_cast<unsigned>(s) / static_cast<unsigned>(kSymbolWordBits));
+}
+
+BT_KERNEL inline int symbol_place(int s) {
+    return kSymbolWords == 1 ? s : static_cast<int>(static_cast<unsigned>(s) % static_cast<unsigned>(kSymbolWordBits));
+}
+
+BT_KERNEL inline unsigned symbol_bit(int s) { return 1u << symbol_place(s); }
+
+// Whether `word` has a member at place b or above: the loop condition of a
+// visit, `for (int b = 0; symbol_members_from(word, b) != 0; ++b)`. Shifting
+// a 32-bit word by 32 is undefined, so b < 32 is tested where a word can be
+// full; with fewer than 32 symbols the shift alone ends the loop (the
+// register kernel's loops stay as they were).
+BT_KERNEL inline int symbol_members_from(unsigned word, int b) {
+    return (kMaxSymbols < kSymbolWordBits || b < kSymbolWordBits) && (word >> b) != 0u ? 1 : 0;
+}
+
+BT_KERNEL inline void symbol_set_clear(SymbolSet& set) {
+    for (int w = 0; w < kSymbolWords; ++w) set.words[w] = 0u;
+}
+
+// The set {0, ..., n - 1}: every symbol of a market of n.
+BT_KERNEL inline SymbolSet symbol_set_of_first(int n) {
+    SymbolSet set;
+    for (int w = 0; w < kSymbolWords; ++w) {
+        int below = n - w * kSymbolWordBits;
+        set.words[w] = below >= kSymbolWordBits ? ~0u : (below <= 0 ? 0u : (1u << below) - 1u);
+    }
+    return set;
+}
+
+BT_KERNEL inline int symbol_set_has(const SymbolSet& set, int s) {
+    return (set.words[symbol_word(s)] & symbol_bit(s)) != 0u ? 1 : 0;
+}
+
+BT_KERNEL inline void symbol_set_add(SymbolSet& set, int s) { set.words[symbol_word(s)] |= symbol_bit(s); }
+
+// Adds s when `member` is 1, nothing when 0, without a branch.
+BT_KERNEL inline void symbol_set_add_if(SymbolSet& set, int s, int member) {
+    set.words[symbol_word(s)] |= static_cast<unsigned>(member) << symbol_place(s);
+}
+
+BT_KERNEL inline void symbol_set_remove(SymbolSet& set, int s) { set.words[symbol_word(s)] &= ~symbol_bit(s); }
+
+BT_KERNEL inline SymbolSet symbol_set_union(const SymbolSet& a, const SymbolSet& b) {
+    SymbolSet u;
+    for (int w = 0; w < kSymbolWords; ++w) u.words[w] = a.words[w] | b.words[w];
+    return u;
+}
+
+}  // namespace btforge

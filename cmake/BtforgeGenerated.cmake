@@ -138,7 +138,12 @@ foreach(build IN LISTS kernel_builds)
     set(module ${strategy}${suffix})
   endif()
   set(spills_fail OFF)
-  if(BTFORGE_STRICT_SPILLS AND (strategy IN_LIST spill_checked OR stem STREQUAL "indicator_series"))
+  # The register kernels only (the first variant): a wide variant keeps its
+  # per-symbol state in local memory by design (Note [Kernel variants]), and
+  # the few bytes ptxas spills beside 70 KB of it are not the regression this
+  # check is for; they are reported as a warning.
+  if(BTFORGE_STRICT_SPILLS AND suffix STREQUAL "" AND
+     (strategy IN_LIST spill_checked OR stem STREQUAL "indicator_series"))
     set(spills_fail ON)
   endif()
   add_custom_command(

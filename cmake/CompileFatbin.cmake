@@ -23,6 +23,9 @@ execute_process(
   ERROR_VARIABLE err)
 string(REGEX MATCHALL "[^\n]*(Compiling entry|Used [0-9]+ registers|bytes stack frame)[^\n]*" report "${out}${err}")
 get_filename_component(name ${SOURCE} NAME)
+get_filename_component(output_name ${OUTPUT} NAME)
+# A kernel variant's fatbin is named after it (Note [Kernel variants]).
+set(name "${name} (${output_name})")
 message(STATUS "ptxas resource report for ${name}:")
 foreach(line IN LISTS report)
   message(STATUS "  ${line}")

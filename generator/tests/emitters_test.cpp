@@ -385,6 +385,30 @@ TEST_CASE("emitters: a missing template is named") {
                          std::runtime_error);
 }
 
+// Note [Kernel variants]
+TEST_CASE("emitters: the symbol capacity becomes BTFORGE_SYMBOL_CAPACITY, and must equal the largest variant") {
+    const Fixture& f = fixture();
+    OutputFile device = emit_device_code(*f.context);
+    CHECK(device.content.find("inline constexpr int kMaxSymbols = BTFORGE_SYMBOL_CAPACITY;") != std::string::npos);
+    CHECK(device.content.find("#define BTFORGE_SYMBOL_CAPACITY 4\n") != std::string::npos);
+    OutputFile entries = emit_entry_points(*f.context);
+    CHECK(entries.content.find("#define BTFORGE_FOR_EACH_KERNEL_VARIANT(X) X(small, 4, ) X(large, 8, _large) ") !=
+          std::string::npos);
+
+    GeneratorConfig too_small = f.config;
+    too_small.symbol_capacity.variants.back().max_symbols = 9;
+    EmitContext mismatched{f.model, too_small, f.context->stamp, f.context->templates_dir};
+    CHECK_THROWS_WITH_AS(emit_device_code(mismatched),
+                         doctest::Contains("symbol-capacity: toy::kMaxSymbols is 8 but the largest kernel variant"),
+                         std::runtime_error);
+
+    GeneratorConfig unknown = f.config;
+    unknown.symbol_capacity.constant = "toy::kMaxLegs";  // in the layout: shared by every variant
+    EmitContext in_layout{f.model, unknown, f.context->stamp, f.context->templates_dir};
+    CHECK_THROWS_WITH_AS(emit_layout_header(in_layout), doctest::Contains("the layout is shared by every kernel variant"),
+                         std::runtime_error);
+}
+
 // ---------------------------------------------------------------- device rewriter
 
 // Tokens of `text` the way libclang hands them to the rewriter: comments are

@@ -12,8 +12,11 @@ namespace btforge {
 // order. symbol_word() is 0 outright when the set has one word (the
 // register kernel, Note [Kernel variants]): the compiler then keeps the set
 // in one register, as the plain `unsigned` it replaced, instead of an array
-// indexed at run time in local memory. Bits at or above the market's symbol
-// count are never set.
+// indexed at run time in local memory. Only the first symbol_words(n) words
+// of a set over a market of n symbols are used (the others are never written
+// or read: on the CPU, where the reference holds kMaxSymbols, a 4-symbol
+// market would otherwise pay 16 words a visit); bits at or above n are never
+// set.
 struct BT_KERNEL SymbolSet {
     unsigned words[kSymbolWords];
 };
@@ -39,14 +42,19 @@ BT_KERNEL inline int symbol_members_from(unsigned word, int b) {
     return (kMaxSymbols < kSymbolWordBits || b < kSymbolWordBits) && (word >> b) != 0u ? 1 : 0;
 }
 
-BT_KERNEL inline void symbol_set_clear(SymbolSet& set) {
-    for (int w = 0; w < kSymbolWords; ++w) set.words[w] = 0u;
+// The words a set over a market of n symbols uses.
+BT_KERNEL inline int symbol_words(int n_symbols) {
+    return kSymbolWords == 1 ? 1 : (n_symbols + kSymbolWordBits - 1) / kSymbolWordBits;
+}
+
+BT_KERNEL inline void symbol_set_clear(SymbolSet& set, int n_symbols) {
+    for (int w = 0; w < symbol_words(n_symbols); ++w) set.words[w] = 0u;
 }
 
 // The set {0, ..., n - 1}: every symbol of a market of n.
 BT_KERNEL inline SymbolSet symbol_set_of_first(int n) {
     SymbolSet set;
-    for (int w = 0; w < kSymbolWords; ++w) {
+    for (int w = 0; w < symbol_words(n); ++w) {
         int below = n - w * kSymbolWordBits;
         set.words[w] = below >= kSymbolWordBits ? ~0u : (below <= 0 ? 0u : (1u << below) - 1u);
     }
@@ -66,9 +74,9 @@ BT_KERNEL inline void symbol_set_add_if(SymbolSet& set, int s, int member) {
 
 BT_KERNEL inline void symbol_set_remove(SymbolSet& set, int s) { set.words[symbol_word(s)] &= ~symbol_bit(s); }
 
-BT_KERNEL inline SymbolSet symbol_set_union(const SymbolSet& a, const SymbolSet& b) {
+BT_KERNEL inline SymbolSet symbol_set_union(const SymbolSet& a, const SymbolSet& b, int n_symbols) {
     SymbolSet u;
-    for (int w = 0; w < kSymbolWords; ++w) u.words[w] = a.words[w] | b.words[w];
+    for (int w = 0; w < symbol_words(n_symbols); ++w) u.words[w] = a.words[w] | b.words[w];
     return u;
 }
 

@@ -52,7 +52,7 @@ BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, co
                                                   const SymbolSet& may_hold, int* has_position) {
     double equity = portfolio.account.cash;
     *has_position = 0;
-    for (int w = 0; w < kSymbolWords; ++w) {
+    for (int w = 0; w < symbol_words(portfolio.n_symbols); ++w) {
         for (int b = 0; symbol_members_from(may_hold.words[w], b) != 0; ++b) {
             if (((may_hold.words[w] >> b) & 1u) == 0u) continue;
             int s = w * kSymbolWordBits + b;
@@ -72,7 +72,7 @@ BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, co
 BT_KERNEL inline double portfolio_margin_balance(const Portfolio& portfolio, int s, const SymbolSet& may_hold) {
     if (portfolio.margin_mode == kIsolatedMargin) return portfolio.holdings[s].margin;
     double balance = portfolio.account.cash;
-    for (int w = 0; w < kSymbolWords; ++w) {
+    for (int w = 0; w < symbol_words(portfolio.n_symbols); ++w) {
         for (int b = 0; symbol_members_from(may_hold.words[w], b) != 0; ++b) {
             int j = w * kSymbolWordBits + b;
             if (j == s || ((may_hold.words[w] >> b) & 1u) == 0u) continue;

@@ -20,11 +20,13 @@ namespace btforge {
 // [Liquidation rule]; the stop by gap, then touch) > partial target TP1 >
 // final target TP. TP1 closes tp1_frac (see Note [Partial close plan]) and
 // moves the stop to break-even; the new stop acts from the next bar.
-// Returns 1 when the position was closed completely.
+// Returns 1 when the position was closed completely. The symbol's order
+// rules are passed by address and read only for TP1 (as in
+// update_trailing_stop).
 BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, const SymbolSet& may_hold,
                                      MetricsAccumulator& metrics, FillLog* log, const AccountConfig& config,
                                      const DefaultParams& p, int bar, int symbol, double open_price, double high,
-                                     double low, double qty_step, double min_qty) {
+                                     double low, const double* qty_step, const double* min_qty) {
     BracketPosition& pos = state.position;
     Holding& holding = pf.holdings[symbol];
     int side = holding.side;
@@ -39,7 +41,7 @@ BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, c
     }
     if (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) {
         pos.tp1_done = 1;
-        PartialClosePlan plan = build_partial_close_plan(holding.qty, p.tp1_frac, qty_step, min_qty);
+        PartialClosePlan plan = build_partial_close_plan(holding.qty, p.tp1_frac, *qty_step, *min_qty);
         int closed = 0;
         if (plan.close_qty > 0.0) {
             closed = close_position(pf, metrics, log, config, where, plan.close_qty,

@@ -38,15 +38,25 @@ namespace btforge {
 BT_KERNEL inline constexpr int kNoExitYet = -1000000000;
 
 // Symbols holding a position or waiting on an entry; only busy ones can
-// (Note [Busy symbols]).
+// (Note [Busy symbols]). The register kernel (one word) counts over every
+// symbol: on the large benchmark the visit of `busy` measured 3% slower
+// there (docs/PERFORMANCE.md, "Universes"); with hundreds of symbols the
+// visit is what keeps an entry's cost from growing with the universe. Both
+// count the same.
 BT_KERNEL inline int open_and_pending_count(const Portfolio& portfolio, const DefaultSymbolState* states,
                                             const SymbolSet& busy) {
     int count = 0;
-    for (int w = 0; w < kSymbolWords; ++w) {
-        for (int b = 0; symbol_members_from(busy.words[w], b) != 0; ++b) {
-            int s = w * kSymbolWordBits + b;
-            if (((busy.words[w] >> b) & 1u) == 0u) continue;
+    if (kSymbolWords == 1) {
+        for (int s = 0; s < portfolio.n_symbols; ++s) {
             if (portfolio.holdings[s].side != 0 || states[s].pending_entry != 0) count += 1;
+        }
+    } else {
+        for (int w = 0; w < symbol_words(portfolio.n_symbols); ++w) {
+            for (int b = 0; symbol_members_from(busy.words[w], b) != 0; ++b) {
+                int s = w * kSymbolWordBits + b;
+                if (((busy.words[w] >> b) & 1u) == 0u) continue;
+                if (portfolio.holdings[s].side != 0 || states[s].pending_entry != 0) count += 1;
+            }
         }
     }
     return count;
@@ -108,10 +118,10 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
     int trades_started = 0;
     int last_bar = m.n_bars - 1;
     SymbolSet busy;  // Note [Busy symbols]
-    symbol_set_clear(busy);
+    symbol_set_clear(busy, m.n_symbols);
 
     for (int t = 0; t < m.n_bars; ++t) {
-        for (int w = 0; w < kSymbolWords; ++w) {
+        for (int w = 0; w < symbol_words(m.n_symbols); ++w) {
             for (int b = 0; symbol_members_from(busy.words[w], b) != 0; ++b) {
                 if (((busy.words[w] >> b) & 1u) == 0u) continue;
                 int s = w * kSymbolWordBits + b;
@@ -145,12 +155,12 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
                 // 3. Exits inside the bar.
                 if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
-                                    m.qty_step[s], m.min_qty[s]) != 0) {
+                                    m.qty_step + s, m.min_qty + s) != 0) {
                     st.last_exit_bar = t;
                     continue;
                 }
                 // 4. Trailing.
-                update_trailing_stop(pos, holding, p, m.high[i], m.low[i], m.price_tick[s]);
+                update_trailing_stop(pos, holding, p, m.high[i], m.low[i], m.price_tick + s);
             }
         }
 
@@ -159,8 +169,8 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
             close_at_end_of_data(pf, states, metrics, log, config, m, t);
         } else {
             SymbolSet may_signal = symbols_that_may_signal(m, series, p, t);
-            SymbolSet visit = symbol_set_union(busy, may_signal);
-            for (int w = 0; w < kSymbolWords; ++w) {
+            SymbolSet visit = symbol_set_union(busy, may_signal, m.n_symbols);
+            for (int w = 0; w < symbol_words(m.n_symbols); ++w) {
                 for (int b = 0; symbol_members_from(visit.words[w], b) != 0; ++b) {
                     if (((visit.words[w] >> b) & 1u) == 0u) continue;
                     int s = w * kSymbolWordBits + b;

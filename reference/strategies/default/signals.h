@@ -85,7 +85,7 @@ BT_KERNEL inline int close_outside_bands_at(const DefaultSeries& s, int i, doubl
 BT_KERNEL inline SymbolSet symbols_that_may_signal(const MarketView& m, const DefaultSeries& s, const DefaultParams& p,
                                                    int t) {
     SymbolSet may_signal;
-    symbol_set_clear(may_signal);
+    symbol_set_clear(may_signal, m.n_symbols);
     if (p.mode == 0) {
         BT_NO_UNROLL  // Note [Loops kept rolled]
         for (int sym = 0; sym < m.n_symbols; ++sym) {

@@ -118,9 +118,15 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
     Portfolio pf;
     portfolio_begin(pf, config, m);
     // The symbols holding a position: what the margin balance and the mark
-    // visit, so that their cost follows the positions, not the universe.
+    // visit, so that their cost follows the positions, not the universe. And
+    // those holding one or with an order waiting: the only ones the open
+    // visits (a symbol with neither does nothing there), as Note [Busy
+    // symbols] of the default strategy does; with hundreds of symbols and a
+    // few held, the others' state is not read on most bars.
     SymbolSet held;
-    symbol_set_clear(held);
+    symbol_set_clear(held, m.n_symbols);
+    SymbolSet busy;
+    symbol_set_clear(busy, m.n_symbols);
     XsMomentumSymbolState states[kMaxSymbols];
     for (int s = 0; s < m.n_symbols; ++s) {
         states[s].pending = 0;
@@ -138,40 +144,45 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
     for (int t = 0; t < m.n_bars; ++t) {
         // At the open: the orders of the last rebalance, funding, then a
         // liquidation inside the bar.
-        for (int s = 0; s < m.n_symbols; ++s) {
-            int i = market_index(m, s, t);
-            if (m.tradable[i] == 0) continue;
-            XsMomentumSymbolState& st = states[s];
-            Holding& holding = pf.holdings[s];
-            FillContext where = fill_context(t, s, st.trade_index);
-            if (st.pending != 0) {
-                st.pending = 0;
-                if (holding.side != 0 && holding.side != st.target) {
-                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit);
-                }
-                if (st.target != 0 && holding.side == 0 && equity_prev_close > 0.0) {
-                    double fill_price = slipped_price(config, m.open[i], st.target, kTaker);
-                    double risk_qty = equity_prev_close * p.risk_per_position / st.decision_atr;
-                    double cap_qty = notional_cap * equity_prev_close / fill_price;
-                    double qty = floor_to_step(std::fmin(risk_qty, cap_qty), m.qty_step[s]);
-                    if (qty >= m.min_qty[s]) {
-                        where.trade_index = trades_started;
-                        open_position(pf, log, config, where, st.target, qty, fill_price, p.max_leverage);
-                        symbol_set_add(held, s);
-                        st.trade_index = trades_started;
-                        trades_started += 1;
+        for (int w = 0; w < symbol_words(m.n_symbols); ++w) {
+            for (int b = 0; symbol_members_from(busy.words[w], b) != 0; ++b) {
+                if (((busy.words[w] >> b) & 1u) == 0u) continue;
+                int s = w * kSymbolWordBits + b;
+                int i = market_index(m, s, t);
+                if (m.tradable[i] == 0) continue;
+                XsMomentumSymbolState& st = states[s];
+                Holding& holding = pf.holdings[s];
+                FillContext where = fill_context(t, s, st.trade_index);
+                if (st.pending != 0) {
+                    st.pending = 0;
+                    if (holding.side != 0 && holding.side != st.target) {
+                        close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kSignalExit);
+                    }
+                    if (st.target != 0 && holding.side == 0 && equity_prev_close > 0.0) {
+                        double fill_price = slipped_price(config, m.open[i], st.target, kTaker);
+                        double risk_qty = equity_prev_close * p.risk_per_position / st.decision_atr;
+                        double cap_qty = notional_cap * equity_prev_close / fill_price;
+                        double qty = floor_to_step(std::fmin(risk_qty, cap_qty), m.qty_step[s]);
+                        if (qty >= m.min_qty[s]) {
+                            where.trade_index = trades_started;
+                            open_position(pf, log, config, where, st.target, qty, fill_price, p.max_leverage);
+                            symbol_set_add(held, s);
+                            st.trade_index = trades_started;
+                            trades_started += 1;
+                        }
                     }
                 }
-            }
-            if (holding.side == 0) {
-                symbol_set_remove(held, s);
-                continue;
-            }
-            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
-            where.trade_index = st.trade_index;
-            if (liquidate_if_first(pf, metrics, log, where, held, m.open[i], m.high[i], m.low[i], 0.0, kStopNotHit) !=
-                0) {
-                symbol_set_remove(held, s);
+                if (holding.side == 0) {
+                    symbol_set_remove(held, s);
+                    symbol_set_remove(busy, s);
+                    continue;
+                }
+                settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+                where.trade_index = st.trade_index;
+                if (liquidate_if_first(pf, metrics, log, where, held, m.open[i], m.high[i], m.low[i], 0.0,
+                                       kStopNotHit) != 0) {
+                    symbol_set_remove(held, s);
+                }
             }
         }
 
@@ -194,6 +205,7 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
                 int target = r < k ? 1 : (r >= ranked - k && p.allow_short != 0 ? -1 : 0);
                 XsMomentumSymbolState& st = states[s];
                 st.pending = target != pf.holdings[s].side ? 1 : 0;
+                if (st.pending != 0) symbol_set_add(busy, s);
                 st.target = target;
                 st.decision_atr = series.atr[market_index(m, s, t)];
             }

@@ -282,7 +282,7 @@ TEST_CASE("symbols_that_may_signal: a clear bit means no signal, in both modes")
         int set_bits = 0;
         for (int t = 0; t < bars; ++t) {
             SymbolSet may = symbols_that_may_signal(view, series, sc.params, t);
-            for (int s = symbols; s < kMaxSymbols; ++s) CHECK(symbol_set_has(may, s) == 0);
+            for (int s = symbols; s < symbol_words(symbols) * kSymbolWordBits; ++s) CHECK(symbol_set_has(may, s) == 0);
             for (int s = 0; s < symbols; ++s) {
                 int i = market_index(view, s, t);
                 int prev = t > 0 ? i - 1 : i;

@@ -1,0 +1,67 @@
+#include <stdexcept>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "host/backends/emu/emu_kernels.h"
+#include "host/backends/kernel_variant.h"
+#include "reference/market/symbol_capacity.h"
+
+using namespace btforge;
+
+// Note [Kernel variants]
+TEST_CASE("kernel variants: smallest first, the last as large as the reference's capacity") {
+    REQUIRE(kernel_variants().size() >= 2);
+    CHECK(kernel_variants().front().suffix.empty());
+    for (std::size_t i = 1; i < kernel_variants().size(); ++i) {
+        CHECK(kernel_variants()[i - 1].max_symbols < kernel_variants()[i].max_symbols);
+        CHECK(kernel_variants()[i].suffix == "_" + std::string(kernel_variants()[i].name));
+    }
+    CHECK(kernel_variants().front().max_symbols == 16);
+    CHECK(kernel_variants().back().max_symbols == kMaxSymbols);
+    CHECK(kMaxSymbols >= 512);
+}
+
+TEST_CASE("choose_kernel_variant: the smallest that holds the market, or the one asked for if it holds it") {
+    const KernelVariant& narrow = kernel_variants().front();
+    const KernelVariant& wide = kernel_variants().back();
+    struct Case {
+        int symbols;
+        const char* requested;
+        const KernelVariant* expected;
+    };
+    const Case cases[] = {
+        {1, "", &narrow},          {16, "", &narrow},      {16, "auto", &narrow},
+        {17, "", &wide},           {300, "auto", &wide},   {kMaxSymbols, "", &wide},
+        {3, wide.name.data(), &wide},                      {16, narrow.name.data(), &narrow},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.symbols);
+        CAPTURE(c.requested);
+        CHECK(&choose_kernel_variant(c.symbols, std::string(c.requested)) == c.expected);
+    }
+    CHECK_THROWS_WITH_AS(choose_kernel_variant(kMaxSymbols + 1), doctest::Contains("no kernel variant holds it"),
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(choose_kernel_variant(17, std::string(narrow.name)), doctest::Contains("holds up to 16"),
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(choose_kernel_variant(3, "huge"), doctest::Contains("unknown --kernel-variant 'huge'"),
+                         std::invalid_argument);
+    CHECK(describe_kernel_variant(wide) == std::string(wide.name) + " (up to " + std::to_string(kMaxSymbols) +
+                                               " symbols)");
+}
+
+TEST_CASE("the emu backend has every strategy's kernels in every variant, under distinct entry points") {
+    const auto first = emu::emu_kernels(kernel_variants().front().name);
+    for (const KernelVariant& v : kernel_variants()) {
+        CAPTURE(v.name);
+        const auto kernels = emu::emu_kernels(v.name);
+        REQUIRE(kernels.size() == first.size());
+        for (std::size_t i = 0; i < kernels.size(); ++i) {
+            CHECK(kernels[i].strategy == first[i].strategy);
+            CHECK((emu::find_emu_kernel(kernels[i].strategy, false, v.name) == kernels[i].kernel));
+            CHECK((emu::find_emu_kernel(kernels[i].strategy, true, v.name) == kernels[i].kernel_with_periods));
+            if (&v != &kernel_variants().front()) CHECK((kernels[i].kernel != first[i].kernel));
+        }
+    }
+    CHECK(emu::emu_kernels("huge").empty());
+}

@@ -17,8 +17,9 @@
 // semantics of std::'s), and the launch coordinates. Those are thread_local so
 // several host threads can each run whole blocks at once; emu_launch() sets
 // them before every simulated CUDA thread. Include it only before the
-// generated sources, in emu_kernels.cpp (and in the portable math parity
-// driver, parity-tests/math/): nothing else sees these names.
+// generated sources, in emu_kernels.cpp and emu_variant_kernels.cpp (and in
+// the portable math parity driver, parity-tests/math/): nothing else sees
+// these names.
 
 #include <atomic>
 #include <barrier>

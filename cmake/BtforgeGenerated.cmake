@@ -106,57 +106,55 @@ if(NOT no_checked AND n_checked GREATER 0)
   endforeach()
 endif()
 
-# Every kernel module the binary embeds: one per strategy and kernel variant
-# (Note [Kernel variants]: "<strategy><suffix>", the first variant's without
-# a suffix), and "indicators"; BTFORGE_KERNEL_MODULES and
-# BTFORGE_KERNEL_FATBINS pair up. A variant's fatbin is the same generated
-# source compiled with its capacity and its entry points' suffix.
-set(BTFORGE_KERNEL_MODULES "")
-set(BTFORGE_KERNEL_FATBINS "")
-set(kernel_builds "")
-foreach(source IN LISTS BTFORGE_GENERATED_KERNELS)
-  foreach(capacity suffix IN ZIP_LISTS BTFORGE_KERNEL_VARIANT_CAPACITIES BTFORGE_KERNEL_VARIANT_SUFFIXES)
-    if(suffix STREQUAL "-")
-      set(suffix "")
-    endif()
-    list(APPEND kernel_builds "${source}|${suffix}|-DBTFORGE_SYMBOL_CAPACITY=${capacity}^-DBTFORGE_KERNEL_SUFFIX=${suffix}")
-  endforeach()
-endforeach()
-list(APPEND kernel_builds "${BTFORGE_GENERATED_INDICATOR_KERNELS}||")
-foreach(build IN LISTS kernel_builds)
-  string(REPLACE "|" ";" build "${build}")
-  list(GET build 0 source)
-  list(GET build 1 suffix)
-  list(GET build 2 defines)
-  string(REPLACE "^" ";" defines "${defines}")
-  get_filename_component(stem ${source} NAME_WE)
-  set(fatbin ${CMAKE_BINARY_DIR}/kernels/${stem}${suffix}.fatbin)
-  string(REGEX REPLACE "_sweep$" "" strategy ${stem})
-  if(stem STREQUAL "indicator_series")
-    set(module indicators)
-  else()
-    set(module ${strategy}${suffix})
-  endif()
-  set(spills_fail OFF)
-  # The register kernels only (the first variant): a wide variant keeps its
-  # per-symbol state in local memory by design (Note [Kernel variants]), and
-  # the few bytes ptxas spills beside 70 KB of it are not the regression this
-  # check is for; they are reported as a warning.
-  if(BTFORGE_STRICT_SPILLS AND suffix STREQUAL "" AND
-     (strategy IN_LIST spill_checked OR stem STREQUAL "indicator_series"))
-    set(spills_fail ON)
-  endif()
+# One fatbin: `source` compiled with the flags that follow the arguments into
+# ${CMAKE_BINARY_DIR}/kernels/<fatbin_name>, embedded as module `module`
+# (appended to BTFORGE_KERNEL_MODULES and BTFORGE_KERNEL_FATBINS, which pair
+# up).
+function(btforge_add_fatbin source module fatbin_name spills_fail)
+  set(fatbin ${CMAKE_BINARY_DIR}/kernels/${fatbin_name})
+  get_filename_component(source_name ${source} NAME)
   add_custom_command(
     OUTPUT ${fatbin}
     COMMAND ${CMAKE_COMMAND} -DNVCC=${BTFORGE_NVCC} -DSOURCE=${source}
-            -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" "-DEXTRA_FLAGS=${defines}" -DMAX_SPILL_BYTES=${max_spill_bytes}
+            -DOUTPUT=${fatbin} "-DGENCODE=${gencode}" "-DEXTRA_FLAGS=${ARGN}" -DMAX_SPILL_BYTES=${max_spill_bytes}
             -DSPILLS_FAIL=${spills_fail}
             -P ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
     DEPENDS ${source} ${BTFORGE_GENERATED_DIR}/btforge_device.cuh
             ${BTFORGE_GENERATED_DIR}/btforge_layout.h btforge_generate ${PROJECT_SOURCE_DIR}/cmake/CompileFatbin.cmake
-    COMMENT "nvcc: ${stem}.cu -> ${stem}${suffix}.fatbin (cubins${cuda_archs}, PTX ${ptx_arch}, --fmad=false)"
+    COMMENT "nvcc: ${source_name} -> ${fatbin_name} (cubins${cuda_archs}, PTX ${ptx_arch}, --fmad=false)"
     VERBATIM)
-  list(APPEND BTFORGE_KERNEL_MODULES ${module})
-  list(APPEND BTFORGE_KERNEL_FATBINS ${fatbin})
+  set(BTFORGE_KERNEL_MODULES ${BTFORGE_KERNEL_MODULES} ${module} PARENT_SCOPE)
+  set(BTFORGE_KERNEL_FATBINS ${BTFORGE_KERNEL_FATBINS} ${fatbin} PARENT_SCOPE)
+endfunction()
+
+# Every kernel module the binary embeds: one per strategy and kernel variant
+# (Note [Kernel variants]: "<strategy><suffix>", the first variant's without
+# a suffix), each the same generated source compiled with the variant's
+# capacity and entry points' suffix; and "indicators".
+set(BTFORGE_KERNEL_MODULES "")
+set(BTFORGE_KERNEL_FATBINS "")
+foreach(source IN LISTS BTFORGE_GENERATED_KERNELS)
+  get_filename_component(stem ${source} NAME_WE)
+  string(REGEX REPLACE "_sweep$" "" strategy ${stem})
+  foreach(capacity suffix IN ZIP_LISTS BTFORGE_KERNEL_VARIANT_CAPACITIES BTFORGE_KERNEL_VARIANT_SUFFIXES)
+    if(suffix STREQUAL "-")
+      set(suffix "")
+    endif()
+    # The register kernels only (the first variant): a wide variant keeps its
+    # per-symbol state in local memory by design, and the few bytes ptxas
+    # spills beside 70 KB of it are not the regression this check is for;
+    # they are reported as a warning.
+    set(spills_fail OFF)
+    if(BTFORGE_STRICT_SPILLS AND suffix STREQUAL "" AND strategy IN_LIST spill_checked)
+      set(spills_fail ON)
+    endif()
+    btforge_add_fatbin(${source} ${strategy}${suffix} ${stem}${suffix}.fatbin ${spills_fail}
+      -DBTFORGE_SYMBOL_CAPACITY=${capacity} -DBTFORGE_KERNEL_SUFFIX=${suffix})
+  endforeach()
 endforeach()
+set(spills_fail OFF)
+if(BTFORGE_STRICT_SPILLS)
+  set(spills_fail ON)
+endif()
+btforge_add_fatbin(${BTFORGE_GENERATED_INDICATOR_KERNELS} indicators indicator_series.fatbin ${spills_fail})
 add_custom_target(btforge_fatbins ALL DEPENDS ${BTFORGE_KERNEL_FATBINS})

@@ -12,9 +12,23 @@ namespace {
 constexpr KernelVariant kVariants[] = {BTFORGE_FOR_EACH_KERNEL_VARIANT(BTFORGE_VARIANT_ENTRY)};
 #undef BTFORGE_VARIANT_ENTRY
 
+const KernelVariant* find_variant(std::string_view name) {
+    for (const KernelVariant& v : kVariants) {
+        if (v.name == name) return &v;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 std::span<const KernelVariant> kernel_variants() { return kVariants; }
+
+void check_kernel_variant_name(std::string_view name) {
+    if (name != "auto" && find_variant(name) == nullptr) {
+        throw std::invalid_argument("unknown --kernel-variant '" + std::string(name) + "' (auto, or one of " +
+                                    list_kernel_variants() + ")");
+    }
+}
 
 std::string describe_kernel_variant(const KernelVariant& variant) {
     return std::string(variant.name) + " (up to " + std::to_string(variant.max_symbols) + " symbols)";
@@ -36,17 +50,14 @@ const KernelVariant& choose_kernel_variant(int n_symbols, std::string_view reque
         throw std::invalid_argument("a market of " + std::to_string(n_symbols) +
                                     " symbols: no kernel variant holds it (" + list_kernel_variants() + ")");
     }
-    for (const KernelVariant& v : kVariants) {
-        if (v.name != requested) continue;
-        if (n_symbols > v.max_symbols) {
-            throw std::invalid_argument("--kernel-variant " + std::string(requested) + " holds up to " +
-                                        std::to_string(v.max_symbols) + " symbols; this market has " +
-                                        std::to_string(n_symbols));
-        }
-        return v;
+    check_kernel_variant_name(requested);
+    const KernelVariant& v = *find_variant(requested);
+    if (n_symbols > v.max_symbols) {
+        throw std::invalid_argument("--kernel-variant " + std::string(requested) + " holds up to " +
+                                    std::to_string(v.max_symbols) + " symbols; this market has " +
+                                    std::to_string(n_symbols));
     }
-    throw std::invalid_argument("unknown --kernel-variant '" + std::string(requested) + "' (auto, or one of " +
-                                list_kernel_variants() + ")");
+    return v;
 }
 
 }  // namespace btforge

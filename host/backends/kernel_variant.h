@@ -22,6 +22,10 @@ std::span<const KernelVariant> kernel_variants();
 // naming the variants when the name is unknown or the variant too small.
 const KernelVariant& choose_kernel_variant(int n_symbols, std::string_view requested = "");
 
+// Throws std::invalid_argument naming the variants unless `name` is "auto"
+// or a variant's name: --kernel-variant checked before any work.
+void check_kernel_variant_name(std::string_view name);
+
 // "wide (up to 512 symbols)", for run headers and results.
 std::string describe_kernel_variant(const KernelVariant& variant);
 

@@ -147,13 +147,10 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         throw po::error("--jit-cache is only used with --jit");
     }
     if (c.max_chunk == 0) throw po::error("--max-chunk must be at least 1");
-    if (c.kernel_variant != "auto") {
-        bool known = false;
-        for (const KernelVariant& v : kernel_variants()) known = known || v.name == c.kernel_variant;
-        if (!known) {
-            throw po::error("unknown --kernel-variant '" + c.kernel_variant + "' (auto, or one of " +
-                            list_kernel_variants() + ")");
-        }
+    try {
+        check_kernel_variant_name(c.kernel_variant);
+    } catch (const std::invalid_argument& e) {
+        throw po::error(e.what());
     }
     if (name == "auto" || name == "cuda") {
         std::string why = cuda_unavailable_reason(c, strategy, r.driver);

@@ -188,8 +188,7 @@ int run_bench_command(const std::vector<std::string>& args) {
         sweep.max_combinations = n;
         SweepOutcome outcome = run(sweep_job, sweep);
         double cells = cells_per_combination * static_cast<double>(n);
-        const std::string ran =
-            outcome.kernel_variant.empty() ? label : label + "; kernel variant " + outcome.kernel_variant;
+        const std::string ran = describe_run(label, outcome);
         std::cout << ran << ": " << outcome.seconds << " s, " << cells / outcome.seconds << " cells/s" << std::endl;
         return Timed{ran, n, outcome.seconds, outcome.top};
     };

@@ -238,8 +238,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
         return kExitInterrupted;
     }
 
-    std::string backend_description = backend.description;
-    if (!outcome.kernel_variant.empty()) backend_description += "; kernel variant " + outcome.kernel_variant;
+    std::string backend_description = describe_run(backend.description, outcome);
     if (!outcome.thread_shortfall.empty()) {
         // Note [Threads that cannot start]
         std::cerr << "btforge sweep: started " << outcome.threads << " of " << threads

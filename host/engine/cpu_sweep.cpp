@@ -25,6 +25,10 @@ constexpr std::uint64_t kBlock = 8;
 
 }  // namespace
 
+std::string describe_run(const std::string& backend, const SweepOutcome& outcome) {
+    return outcome.kernel_variant.empty() ? backend : backend + "; kernel variant " + outcome.kernel_variant;
+}
+
 const StrategyBinding& bind_strategy(const StrategySpec& spec) {
     const StrategyBinding* binding = find_strategy_binding(spec.name);
     if (binding == nullptr) {

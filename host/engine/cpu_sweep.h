@@ -69,6 +69,11 @@ struct SweepOutcome {
     std::string kernel_variant;
 };
 
+// What ran, for run lines and results: `backend`'s description, with the
+// kernel variant when the outcome names one ("cuda (...); kernel variant
+// wide (up to 512 symbols)").
+std::string describe_run(const std::string& backend, const SweepOutcome& outcome);
+
 // Binds a spec to its strategy kernel and checks that the two agree
 // (Note [Strategy bindings]). Throws std::runtime_error naming the mismatch.
 const StrategyBinding& bind_strategy(const StrategySpec& spec);

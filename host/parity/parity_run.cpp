@@ -120,7 +120,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
 
     SweepOutcome reference = run_cpu_sweep(job, sweep);
     SweepOutcome tested = backend.run(backend_job, sweep);
-    if (!tested.kernel_variant.empty()) result.backend += "; kernel variant " + tested.kernel_variant;
+    result.backend = describe_run(result.backend, tested);
     result.reference_seconds = reference.seconds;
     result.backend_seconds = tested.seconds;
     result.comparison = compare_rows(tested.all, reference.all, tested.periods, reference.periods, options.n_periods);

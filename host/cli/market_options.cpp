@@ -117,8 +117,10 @@ LoadedMarket load_market(const MarketChoice& c) {
     const std::int64_t interval_ms = funding_interval_ms(c.funding_interval_hours);
 
     LoadedMarket loaded;
+    loaded.choice = c;
+    loaded.choice.data_text.reset();
     std::ostringstream description;
-    if (!c.data_file.empty()) {
+    if (!c.data_file.empty() || c.data_text) {
         MarketLoadOptions options;
         if (!c.instruments_file.empty()) options.instruments_file = c.instruments_file;
         options.default_funding_rate = c.funding_rate;
@@ -129,7 +131,9 @@ LoadedMarket load_market(const MarketChoice& c) {
             if (!symbol.empty()) options.symbols.push_back(symbol);
         }
         CsvMarketFacts facts;
-        if (c.market_cache) {
+        if (c.data_text) {
+            loaded.market = load_market_csv_text(c.data_file, *c.data_text, options, &facts);
+        } else if (c.market_cache) {
             MarketCacheUse cache;
             loaded.market = load_market_csv_cached(c.data_file, options, &facts, &cache);
             loaded.loading_note = describe_market_cache_use(cache);

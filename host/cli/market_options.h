@@ -1,6 +1,8 @@
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <boost/program_options.hpp>
 
@@ -13,6 +15,9 @@ namespace btforge {
 // market that makes a first run need no data.
 struct MarketChoice {
     std::string data_file;
+    // The long CSV in memory instead of the file data_file, which then only
+    // names it in messages (Python's Market.from_pandas); never cached.
+    std::shared_ptr<const std::vector<char>> data_text;
     std::string instruments_file;
     std::string symbols;  // comma-separated filter
     std::string timestamp_unit = "auto";  // of integer timestamps: auto|s|ms|us|ns
@@ -30,6 +35,8 @@ boost::program_options::options_description market_options(MarketChoice& choice)
 
 struct LoadedMarket {
     Market market;
+    // The options that loaded it, without data_text (Note [Inputs of a run]).
+    MarketChoice choice;
     std::string description;  // for reports: the file, or the synthetic recipe
     // "integer timestamps read as epoch seconds (detected ...)" when the unit
     // of --data's integer timestamps was detected; empty otherwise. For the

@@ -11,6 +11,7 @@
 #include "host/cli/run_header.h"
 #include "host/cli/strategy_options.h"
 #include "host/cli/window_options.h"
+#include "host/cli/replay_run.h"
 #include "host/spec/assignments.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
@@ -25,31 +26,6 @@ namespace btforge {
 namespace po = boost::program_options;
 
 namespace {
-
-struct Replayed {
-    Metrics metrics{};
-    std::vector<FillRecord> fills;
-    std::vector<double> equity;  // close-marked, one per bar of the window
-};
-
-// One combination on the CPU reference, with its own series, over `base`'s
-// market, window and account.
-Replayed replay_combination(const SweepJob& base, std::span<const double> values) {
-    std::vector<std::vector<double>> single;
-    for (double v : values) single.push_back({v});
-    const SeriesCache series = SeriesCache::build(*base.spec, *base.market, single, 1);
-    SweepJob job = base;
-    job.series = &series;
-    // Note [Fill log without a heap]: count first, then record.
-    FillLog counting{nullptr, 0, 0};
-    run_combination(job, values, &counting, nullptr);
-    Replayed out;
-    out.fills.resize(static_cast<std::size_t>(counting.count));
-    FillLog log{out.fills.data(), counting.count, 0};
-    out.equity.resize(static_cast<std::size_t>(job.window.n_bars));
-    out.metrics = run_combination(job, values, &log, out.equity.data());
-    return out;
-}
 
 // Note [Stitched walk-forward path]: every step's winner replayed, its
 // period kept. Refuses a file written for another market, window or grid.
@@ -155,8 +131,8 @@ int run_replay_command(const std::vector<std::string>& args) {
          {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}},
         &interrupt_requested());
 
-    LoadedStrategy strategy = load_strategy(strategy_choice);
     if (walk_forward) {
+        LoadedStrategy strategy = load_strategy(strategy_choice);
         const WalkForwardFile file = read_walk_forward_file(walk_forward_file);
         const Grid grid = load_grid(strategy_choice, strategy.spec);
         const CombinationSpace space(strategy.spec, grid);
@@ -186,41 +162,32 @@ int run_replay_command(const std::vector<std::string>& args) {
                   << "fills -> " << trades_file << "\nequity curve -> " << equity_file << '\n';
         return kExitOk;
     }
-    std::vector<double> values(strategy.spec.parameters.size());
-    std::optional<Grid> grid;
-    if (by_id || !strategy_choice.grid_file.empty()) grid = load_grid(strategy_choice, strategy.spec);
-    if (by_id) {
-        CombinationSpace space(strategy.spec, *grid);
-        if (combination >= space.full_size()) {
-            throw std::runtime_error("combination " + std::to_string(combination) + " is outside the grid " +
-                                     grid->origin + " (" + std::to_string(space.full_size()) + " combinations)");
-        }
-        space.decode(combination, values);
-    } else {
-        values = values_from_assignments(strategy.spec, assignments);
-    }
-    const AccountSpec account = resolve_account(account_choice, strategy.spec, grid ? &*grid : nullptr);
-    LoadedMarket loaded = load_market(market_choice);
-    const Market& market = loaded.market;
-    const MarketWindow window = choose_window(market, window_choice);
-    const SweepJob job{strategy.binding, &strategy.spec, nullptr, &market, window,
-                       make_account_config(account, market), nullptr};
-    Replayed run = replay_combination(job, values);
-    const std::vector<FillRecord>& fills = run.fills;
-    const std::vector<double>& equity = run.equity;
-    const Metrics& metrics = run.metrics;
+    ReplayRequest request;
+    request.strategy = strategy_choice;
+    request.account = account_choice;
+    request.market = market_choice;
+    request.window = window_choice;
+    if (by_id) request.combination = combination;
+    request.assignments = assignments;
+    request.round_trips = !round_trips_file.empty();
     // Derived before any file is written, so that a refusal leaves none.
-    std::vector<RoundTrip> round_trips;
-    if (!round_trips_file.empty()) round_trips = derive_round_trips(job.view(), job.account.initial_equity, fills);
+    const std::unique_ptr<ReplayRun> run = run_replay(request);
+    const Market& market = run->market->market;
+    const MarketWindow& window = run->window;
+    const std::vector<FillRecord>& fills = run->replayed.fills;
+    const std::vector<double>& equity = run->replayed.equity;
+    const Metrics& metrics = run->replayed.metrics;
+    const std::vector<RoundTrip>& round_trips = run->round_trips;
+    const std::vector<double>& values = run->values;
 
     write_trade_log_csv(outputs.stream(0), market, window, fills);
     write_equity_csv(outputs.stream(1), market, window, equity);
     if (!round_trips_file.empty()) write_round_trips_csv(outputs.stream(2), market, window, round_trips);
     outputs.commit();  // Note [Outputs committed together]
     // Note [Run header]
-    std::cout << "strategy " << strategy.spec.name << "\n"
-              << format_assumptions(describe_assumptions(loaded, window, account)) << "parameters: "
-              << describe_combination(strategy.spec, values) << "\n"
+    std::cout << "strategy " << run->strategy.spec.name << "\n"
+              << format_assumptions(run->assumptions) << "parameters: "
+              << describe_combination(run->strategy.spec, values) << "\n"
               << format_metrics(metrics) << "backend: cpu reference (1 thread)\n"
               << "fills: " << fills.size() << " -> " << trades_file << "\nequity curve -> " << equity_file << '\n';
     if (!round_trips_file.empty()) std::cout << "round trips: " << round_trips.size() << " -> " << round_trips_file << '\n';

@@ -80,6 +80,7 @@ LoadedStrategy load_strategy(const StrategyChoice& c) {
 Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_view purpose) {
     try {
         if (!c.grid_file.empty()) return parse_grid(read_text_file(c.grid_file), c.grid_file, spec, c.param_options);
+        if (!c.grid_text.empty()) return parse_grid(c.grid_text, c.grid_text_origin, spec, c.param_options);
         if (!c.param_options.empty()) return grid_from_param_options(spec, c.param_options);
     } catch (const ParamOptionSyntaxError& e) {
         throw po::error(e.what());

@@ -20,6 +20,10 @@ struct StrategyChoice {
     std::string strategy = "default";
     std::string spec_file;
     std::string grid_file;
+    // A grid document in memory instead of grid_file (Python's grid dicts),
+    // named grid_text_origin in messages.
+    std::string grid_text;
+    std::string grid_text_origin = "<grid>";
     std::vector<std::string> param_options;  // Note [Grid axes on the command line]
 };
 

@@ -221,6 +221,13 @@ std::vector<SymbolBars> LongCsvReader::take_symbols() {
 }  // namespace
 
 Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options, CsvMarketFacts* facts) {
+    // Note [Long CSV contract]: the same rules whether the text comes from a file or from memory.
+    const std::vector<char> bytes = read_csv_file(csv, "market file");
+    return load_market_csv_text(csv.string(), bytes, options, facts);
+}
+
+Market load_market_csv_text(const std::string& name, const std::vector<char>& bytes, const MarketLoadOptions& options,
+                            CsvMarketFacts* facts) {
     if (!funding_rate_in_range(options.default_funding_rate)) {
         throw std::invalid_argument("the default funding rate must be within -" + shortest_text(kMaxAbsFundingRate) +
                                     ".." + shortest_text(kMaxAbsFundingRate) + ", got " +
@@ -235,15 +242,14 @@ Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions
     std::optional<InstrumentTable> instruments;
     if (options.instruments_file) instruments = load_instruments(*options.instruments_file);
 
-    const std::vector<char> bytes = read_csv_file(csv, "market file");
-    LongCsvReader reader(csv.string(), options, instruments ? &*instruments : nullptr);
+    LongCsvReader reader(name, options, instruments ? &*instruments : nullptr);
     reader.parse(bytes);
     if (facts != nullptr) *facts = reader.facts();
     try {
         return build_market(reader.take_symbols(), options.funding_interval_ms);
     } catch (const std::invalid_argument& e) {
         // The reader has checked everything else; only the size limit is left.
-        throw DataError(csv.string(), 0, 0, "too-large", e.what());
+        throw DataError(name, 0, 0, "too-large", e.what());
     }
 }
 

@@ -63,4 +63,9 @@ struct CsvMarketFacts {
 Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options = {},
                        CsvMarketFacts* facts = nullptr);
 
+// The same for a long CSV already in memory (the Python package's
+// DataFrames), `name` standing for the file in every DataError.
+Market load_market_csv_text(const std::string& name, const std::vector<char>& bytes,
+                            const MarketLoadOptions& options = {}, CsvMarketFacts* facts = nullptr);
+
 }  // namespace btforge

@@ -148,6 +148,10 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["seconds"] = summary.seconds;
     head["cells_per_second"] = summary.seconds > 0 ? static_cast<double>(summary.cells) / summary.seconds : 0.0;
     head["rank_by"] = summary.rank_by;
+    nlohmann::ordered_json varied = nlohmann::ordered_json::array();  // Note [The ranked table]
+    for (std::size_t p : varied_parameters(space)) varied.push_back(spec.parameters[p].name);
+    head["varied_parameters"] = varied;
+    if (!summary.inputs.empty()) head["inputs"] = summary.inputs;
     // Streamed: the rows may be millions (Note [Rows spooled to disk]).
     out << "{\n";
     for (const auto& [key, value] : head.items()) {

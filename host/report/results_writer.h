@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "host/engine/metric_columns.h"
 #include "host/engine/top_n.h"
 #include "host/report/ranked_rows.h"
@@ -41,6 +43,8 @@ struct RunSummary {
     double seconds = 0.0;
     std::string rank_by;
     AccountSpec account;  // the values the run used (Note [Account settings])
+    // Note [Inputs of a run]: the options that ran it, to run it again.
+    nlohmann::ordered_json inputs;
 };
 
 // Rows are written in rank order (best first); rank is 1-based. Every row

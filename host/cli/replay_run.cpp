@@ -1,0 +1,67 @@
+#include "host/cli/replay_run.h"
+
+#include <stdexcept>
+
+#include <boost/program_options/errors.hpp>
+
+#include "host/engine/account_config.h"
+#include "host/spec/assignments.h"
+
+namespace btforge {
+
+Replayed replay_combination(const SweepJob& base, std::span<const double> values) {
+    std::vector<std::vector<double>> single;
+    for (double v : values) single.push_back({v});
+    const SeriesCache series = SeriesCache::build(*base.spec, *base.market, single, 1);
+    SweepJob job = base;
+    job.series = &series;
+    // Note [Fill log without a heap]: count first, then record.
+    FillLog counting{nullptr, 0, 0};
+    run_combination(job, values, &counting, nullptr);
+    Replayed out;
+    out.fills.resize(static_cast<std::size_t>(counting.count));
+    FillLog log{out.fills.data(), counting.count, 0};
+    out.equity.resize(static_cast<std::size_t>(job.window.n_bars));
+    out.metrics = run_combination(job, values, &log, out.equity.data());
+    return out;
+}
+
+std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
+    const bool by_id = r.combination.has_value();
+    if (by_id == !r.assignments.empty()) {
+        throw boost::program_options::error("give exactly one of a combination id (--combination) and parameter values (--set)");
+    }
+    if (!by_id && !r.strategy.param_options.empty()) {
+        throw boost::program_options::error("--param gives the grid of --combination; with --set give each value with --set");
+    }
+    auto run = std::make_unique<ReplayRun>();
+    run->strategy = load_strategy(r.strategy);
+    const StrategySpec& spec = run->strategy.spec;
+    run->values.resize(spec.parameters.size());
+    std::optional<Grid> grid;
+    if (by_id || !r.strategy.grid_file.empty() || !r.strategy.grid_text.empty()) grid = load_grid(r.strategy, spec);
+    if (by_id) {
+        const CombinationSpace space(spec, *grid);
+        if (*r.combination >= space.full_size()) {
+            throw std::runtime_error("combination " + std::to_string(*r.combination) + " is outside the grid " +
+                                     grid->origin + " (" + std::to_string(space.full_size()) + " combinations)");
+        }
+        space.decode(*r.combination, run->values);
+    } else {
+        run->values = values_from_assignments(spec, r.assignments);
+    }
+    run->account = resolve_account(r.account, spec, grid ? &*grid : nullptr);
+    run->market = r.loaded_market ? r.loaded_market : std::make_shared<const LoadedMarket>(load_market(r.market));
+    const Market& market = run->market->market;
+    run->window = choose_window(market, r.window);
+    run->assumptions = describe_assumptions(*run->market, run->window, run->account);
+    const SweepJob job{run->strategy.binding, &spec, nullptr, &market, run->window,
+                       make_account_config(run->account, market), nullptr};
+    run->replayed = replay_combination(job, run->values);
+    if (r.round_trips) {
+        run->round_trips = derive_round_trips(job.view(), job.account.initial_equity, run->replayed.fills);
+    }
+    return run;
+}
+
+}  // namespace btforge

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "host/cli/account_options.h"
+#include "host/cli/market_options.h"
+#include "host/cli/run_header.h"
+#include "host/cli/strategy_options.h"
+#include "host/cli/window_options.h"
+#include "host/engine/cpu_sweep.h"
+#include "host/report/round_trips.h"
+
+namespace btforge {
+
+// One combination of a strategy on the CPU reference, as `btforge replay`
+// and Python's btforge.replay run it (Note [One sweep, two front ends]): by
+// its combination id in the grid (whose account block applies), or by
+// NAME=VALUE assignments (the rest keep their defaults).
+struct ReplayRequest {
+    StrategyChoice strategy;
+    AccountChoice account;
+    MarketChoice market;
+    std::shared_ptr<const LoadedMarket> loaded_market;  // Python's btforge.Market; `market` is then not read
+    WindowChoice window;
+    std::optional<std::uint64_t> combination;
+    std::vector<std::string> assignments;  // --set NAME=VALUE, when no combination
+    bool round_trips = false;
+};
+
+// A replayed combination: metrics, every fill and the close-marked equity of
+// every bar of the window.
+struct Replayed {
+    Metrics metrics{};
+    std::vector<FillRecord> fills;
+    std::vector<double> equity;  // one per bar of the window
+};
+
+// One combination on the CPU reference, with its own series, over `base`'s
+// market, window and account.
+Replayed replay_combination(const SweepJob& base, std::span<const double> values);
+
+struct ReplayRun {
+    LoadedStrategy strategy;
+    std::shared_ptr<const LoadedMarket> market;
+    MarketWindow window;
+    AccountSpec account;
+    RunAssumptions assumptions;
+    std::vector<double> values;  // the parameters, in spec order
+    Replayed replayed;
+    std::vector<RoundTrip> round_trips;  // when asked
+};
+
+// Throws a usage error (boost::program_options::error) when neither or both
+// of combination and assignments are given, std::runtime_error for an id
+// outside the grid, and what the loaders throw.
+std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& request);
+
+}  // namespace btforge

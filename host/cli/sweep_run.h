@@ -1,0 +1,132 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/cli/account_options.h"
+#include "host/cli/backend_choice.h"
+#include "host/cli/market_options.h"
+#include "host/cli/run_header.h"
+#include "host/cli/strategy_options.h"
+#include "host/cli/window_options.h"
+#include "host/engine/cpu_sweep.h"
+#include "host/report/ranked_rows.h"
+#include "host/report/results_writer.h"
+#include "host/report/validation_writer.h"
+#include "host/validation/sweep_validation.h"
+
+namespace btforge {
+
+// Note [One sweep, two front ends]
+// `btforge sweep` and the Python package's btforge.sweep run the same
+// function: the request is what the command line (or the keyword arguments)
+// asked, checked by check_sweep_request with the command line's usage errors
+// (boost::program_options::error, named by option), and run_sweep does the
+// loading, the sweep, the validation and the ranking. The front ends differ
+// only in what they do with the SweepRun: the command writes its files and
+// prints the table; Python makes DataFrames of it. So a DataFrame of
+// btforge.sweep is, row for row, the CSV of the same command.
+
+// The largest --top: the top rows are kept in memory whole; beyond a million
+// a user wants the files, which --all-rows streams (Note [Rows spooled to
+// disk]).
+inline constexpr std::size_t kMaxTopRows = 1'000'000;
+// --rank-by dsr replays each kept row on the CPU for its metrics.
+inline constexpr std::size_t kMaxDeflatedTopRows = 1'000;
+
+struct SweepRequest {
+    StrategyChoice strategy;
+    AccountChoice account;
+    MarketChoice market;
+    // A market already loaded (Python's btforge.Market); `market` is then
+    // not read.
+    std::shared_ptr<const LoadedMarket> loaded_market;
+    WindowChoice window;
+    BackendChoice backend;
+    std::string rank_by = "sharpe";
+    long long top_n = 20;
+    int threads = 0;
+    bool all_rows = false;
+    std::filesystem::path spool_directory = ".";  // --all-rows: where the rows wait (beside the outputs)
+    int periods = -1;  // -1: 16 when pbo, walk_forward or dsr asks for them, else 0
+    bool pbo = false;
+    std::string pbo_backend = "auto";
+    std::string walk_forward;  // "" or anchored[:K] / rolling:K
+};
+
+// The request's options as check_sweep_request resolved them.
+struct CheckedSweepRequest {
+    SweepRequest request;  // threads and periods resolved
+    const MetricColumn* metric = nullptr;  // what the sweep ranks by (sharpe for dsr)
+    bool rank_by_dsr = false;
+    std::optional<WalkForwardPlan> walk_forward_plan;
+    std::optional<WalkForwardScore> walk_forward_metric;
+};
+
+// Every check of the options that needs no file: a usage error
+// (boost::program_options::error) named by the command line's option.
+CheckedSweepRequest check_sweep_request(SweepRequest request);
+
+// What a run reports while it works. `stage` says which counter moves.
+struct SweepProgress {
+    enum Stage : int { kPreparing = 0, kSweeping = 1, kPbo = 2, kDone = 3 };
+    std::atomic<int> stage{kPreparing};
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<std::uint64_t> total{0};
+};
+
+struct SweepHooks {
+    // The run header (Note [Run header]) once it is known, before the sweep.
+    std::function<void(const std::string&)> header;
+    SweepProgress* progress = nullptr;          // optional
+    const std::atomic<bool>* cancel = nullptr;  // optional: stops the run (SweepRun::cancelled)
+    bool progress_on_stderr = false;            // ProgressReporter lines (the command line)
+};
+
+// Everything a finished sweep is. Not movable: the space refers to the spec
+// and the grid, the job to the market.
+struct SweepRun {
+    SweepRun() = default;
+    SweepRun(const SweepRun&) = delete;
+    SweepRun& operator=(const SweepRun&) = delete;
+
+    LoadedStrategy strategy;
+    std::optional<Grid> grid;
+    std::optional<CombinationSpace> space;
+    std::shared_ptr<const LoadedMarket> market;
+    MarketWindow window;
+    AccountSpec account;
+    RunAssumptions assumptions;
+    std::string header;  // as given to SweepHooks::header
+    SweepOutcome outcome;
+    std::unique_ptr<RowSpool> spool;  // all_rows only, ranked
+    std::optional<SweepValidation> validation;
+    PeriodSpans spans;
+    double bars_per_year = 0.0;
+    RunSummary summary;
+    // True when SweepHooks::cancel stopped it (nothing else is meaningful);
+    // `cancelled_while` says during what, for the message.
+    bool cancelled = false;
+    std::string cancelled_while;
+
+    // The rows the result files hold, best first: every row with all_rows,
+    // else the top.
+    const RankedRows& ranked() const;
+
+private:
+    std::optional<RowsInMemory> top_rows_;
+    friend std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest&, const SweepHooks&);
+};
+
+// Loads the strategy, grid and market, runs the sweep on the chosen backend,
+// validates it (periods, PBO, walk-forward, deflated Sharpe) and ranks the
+// rows. Throws what the loaders throw (DataError, SpecError, usage errors).
+std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& request, const SweepHooks& hooks);
+
+}  // namespace btforge

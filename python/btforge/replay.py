@@ -1,0 +1,115 @@
+"""btforge.replay: one combination on the CPU reference, with its trades."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, Mapping, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import _core
+from ._csv import read_csv
+from ._options import GridLike, TimeLike, account_options, time_text
+from .market import Market
+
+
+@dataclass
+class Replay:
+    """A replayed combination. ``metrics`` are exactly those of its sweep row
+    (same market, grid, account and window); ``fills`` and ``round_trips``
+    are the command line's trade log and round-trip CSVs as DataFrames;
+    ``equity`` the close-marked equity of every bar of the window."""
+
+    strategy: str
+    parameters: Dict[str, Any]
+    metrics: Dict[str, Any]
+    fills: pd.DataFrame
+    round_trips: Optional[pd.DataFrame]
+    equity: pd.Series
+    initial_equity: float
+    assumptions: str
+
+    @property
+    def drawdown(self) -> pd.Series:
+        """Fraction below the running peak of equity (0 at a new high)."""
+        peak = self.equity.cummax()
+        return (self.equity / peak - 1.0).rename("drawdown")
+
+    def chart(self, **kw: Any):
+        from . import plots
+
+        return plots.equity(self, **kw)
+
+
+def _frame(text: str) -> pd.DataFrame:
+    frame = read_csv(text, text=True)
+    for column in ("time", "entry_time", "exit_time"):
+        if column in frame.columns:
+            frame[column] = pd.to_datetime(frame[column], utc=True)
+    return frame
+
+
+def _replay(options: Dict[str, Any], market: Optional[Market]) -> Replay:
+    raw = _core.replay(options, None if market is None else market._handle)
+    times = pd.to_datetime(np.asarray(raw["equity_time_ms"]), unit="ms", utc=True)
+    equity = pd.Series(np.asarray(raw["equity"]), index=pd.DatetimeIndex(times, name="time"), name="equity",
+                       copy=False)
+    return Replay(
+        strategy=raw["strategy"],
+        parameters=dict(raw["parameters"]),
+        metrics=dict(raw["metrics"]),
+        fills=_frame(raw["fills_csv"]),
+        round_trips=_frame(raw["round_trips_csv"]) if "round_trips_csv" in raw else None,
+        equity=equity,
+        initial_equity=float(raw["initial_equity"]),
+        assumptions=raw["assumptions"],
+    )
+
+
+def _assignment(name: str, value: Any) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return f"{name}={'true' if value else 'false'}"
+    if isinstance(value, (float, np.floating)):
+        return f"{name}={float(value)!r}"
+    return f"{name}={value}"
+
+
+def replay(
+    market: Optional[Market] = None,
+    strategy: str = "default",
+    combination: Optional[int] = None,
+    *,
+    values: Optional[Mapping[str, Any]] = None,
+    grid: GridLike = None,
+    spec: Optional[str] = None,
+    params: Optional[Sequence[str]] = None,
+    start: TimeLike = None,
+    end: TimeLike = None,
+    initial_equity: Optional[float] = None,
+    maker_fee: Optional[float] = None,
+    taker_fee: Optional[float] = None,
+    slippage: Optional[float] = None,
+    margin_mode: Optional[str] = None,
+    round_trips: bool = True,
+) -> Replay:
+    """One combination on the CPU reference, as ``btforge replay`` runs it:
+    ``combination`` (an id of ``grid``, whose account block applies) or
+    ``values`` (``{"sl_atr": 2.5}``; the rest keep their defaults)."""
+    from .sweep import _market, _strategy_options
+
+    if (combination is None) == (values is None):
+        raise ValueError("give exactly one of combination and values")
+    chosen = _market(market)
+    options = _strategy_options(strategy, spec, grid, params)
+    options.update(account_options(locals()))
+    if start is not None:
+        options["from"] = time_text(start)
+    if end is not None:
+        options["to"] = time_text(end)
+    if combination is not None:
+        options["combination"] = int(combination)
+    else:
+        options["set"] = [_assignment(k, v) for k, v in values.items()]
+    options["round_trips"] = round_trips
+    return _replay(options, chosen)

@@ -1,0 +1,260 @@
+"""The report of a sweep: one self-contained HTML file that opens offline.
+
+    python -m btforge.report RESULTS.json -o report.html
+
+reads what ``btforge sweep -o RESULTS`` wrote (RESULTS.json, .csv and, when
+the sweep asked for them, .validation.json and .walkforward.csv), replays
+the best row with the options the JSON records (Note [Inputs of a run]) and
+writes the run's assumptions, the ranked table, the pictures of
+btforge.plots and the replay. ``SweepResult.report(path)`` writes the same
+from a sweep run in Python.
+
+The page checks itself once it has loaded: every chart must have drawn
+(plotly's SVG is in its div) and no script error may have occurred; it
+writes the outcome into ``#btforge-report-status`` (``data-charts``,
+``data-drawn``, ``data-errors``), which the tests read from headless
+Chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+import pandas as pd
+import plotly.graph_objects as go
+import plotly.offline
+
+from . import plots
+from ._csv import read_csv
+from .errors import BtforgeError
+from .sweep import SweepResult
+
+_TABLE_METRICS = ("total_return", "sharpe", "sortino", "max_drawdown", "n_trades", "win_rate", "profit_factor",
+                  "n_liquidations")
+
+_STYLE = """
+body { font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1200px;
+       color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; font-size: 0.85em; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: right; }
+th { background: #f6f6f6; } td.text, th.text { text-align: left; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 0.9em; }
+dt { font-weight: 600; } dd { margin: 0; }
+.verdict { background: #fff8e1; border-left: 4px solid #f0b400; padding: 0.8em 1em; }
+pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }
+.chart { margin: 1em 0; }
+#btforge-report-status { color: #888; font-size: 0.8em; }
+"""
+
+# Note [A report that checks itself]: the page counts its charts and the
+# ones plotly drew, and every error a script raised.
+_CHECK = """
+<script>
+window.btforgeErrors = window.btforgeErrors || [];
+window.addEventListener('error', function (e) { window.btforgeErrors.push(String(e.message)); });
+window.addEventListener('load', function () {
+  var status = document.getElementById('btforge-report-status');
+  var charts = document.querySelectorAll('div.chart div.plotly-graph-div');
+  var drawn = 0;
+  charts.forEach(function (div) { if (div._fullLayout && div.querySelector('svg.main-svg')) drawn += 1; });
+  status.setAttribute('data-charts', String(charts.length));
+  status.setAttribute('data-drawn', String(drawn));
+  status.setAttribute('data-errors', String(window.btforgeErrors.length));
+  status.textContent = 'report check: ' + drawn + ' of ' + charts.length + ' charts drawn, ' +
+    window.btforgeErrors.length + ' script errors' +
+    (window.btforgeErrors.length ? ': ' + window.btforgeErrors.join('; ') : '');
+});
+</script>
+"""
+
+
+def load_result(path: str) -> SweepResult:
+    """A SweepResult from the files of ``btforge sweep -o BASE`` (BASE.json given)."""
+    with open(path, encoding="utf-8") as f:
+        summary = json.load(f)
+    summary.pop("rows", None)
+    base = path[:-5] if path.endswith(".json") else path
+    if not os.path.exists(base + ".csv"):
+        raise BtforgeError(f"{path}: no {base}.csv beside it (the ranked rows of the same sweep)")
+    table = read_csv(base + ".csv")
+    validation = None
+    if os.path.exists(base + ".validation.json"):
+        with open(base + ".validation.json", encoding="utf-8") as f:
+            validation = json.load(f)
+    walk_forward = None
+    if os.path.exists(base + ".walkforward.csv"):
+        walk_forward = read_csv(base + ".walkforward.csv")
+    return SweepResult(table=table, summary=summary, validation=validation, walk_forward=walk_forward, header="",
+                       text="", market=None, _options=dict(summary.get("inputs", {})))
+
+
+def _figure_html(figure: go.Figure, div_id: str) -> str:
+    figure.update_layout(template="plotly_white", height=460, margin={"l": 60, "r": 30, "t": 60, "b": 60})
+    body = figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
+                          config={"displaylogo": False, "responsive": True})
+    return f'<div class="chart">{body}</div>'
+
+
+def _table_html(result: SweepResult, rows: int) -> str:
+    table = result.table.head(rows)
+    columns = ["rank", "combination_id"] + [p for p in result.varied_parameters if p in table.columns]
+    columns += [m for m in _TABLE_METRICS if m in table.columns]
+    if "valid" in table.columns and not table["valid"].all():
+        columns.append("valid")
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = []
+    for _, row in table.iterrows():
+        cells = []
+        for c in columns:
+            value = row[c]
+            text = f"{value:.6g}" if isinstance(value, float) else str(value)
+            cells.append(f"<td>{html.escape(text)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _assumptions_html(summary: Dict[str, Any]) -> str:
+    account = summary.get("account", {})
+    window = summary.get("window", {})
+    facts: List[Tuple[str, str]] = [
+        ("strategy", summary.get("strategy", "")),
+        ("spec", summary.get("spec", "")),
+        ("grid", summary.get("grid", "")),
+        ("market", summary.get("market", "")),
+        ("window", f"{window.get('first_bar_time', '')} .. {window.get('last_bar_time', '')} "
+                   f"({window.get('bars', '')} bars, {window.get('warmup_bars', 0)} warm-up bars before)"),
+        ("funding", summary.get("funding", "")),
+        ("account", " ".join(f"{k}={v}" for k, v in account.items())),
+        ("backend", summary.get("backend", "")),
+        ("work", f"{summary.get('combinations', 0)} combinations, {summary.get('cells', 0):.4g} cells in "
+                 f"{summary.get('seconds', 0):.3g} s = {summary.get('cells_per_second', 0):.3g} cells/s"),
+        ("ranked by", summary.get("rank_by", "")),
+    ]
+    if summary.get("timestamps"):
+        facts.insert(4, ("timestamps", summary["timestamps"]))
+    items = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in facts)
+    return f"<dl>{items}</dl>"
+
+
+def _deflated_html(validation: Dict[str, Any]) -> str:
+    rows = validation.get("deflated_sharpe") or []
+    if not rows:
+        return ""
+    head = "<tr><th>id</th><th>sharpe (annualized)</th><th>skewness</th><th>kurtosis</th><th>PSR(0)</th><th>DSR</th></tr>"
+    body = "".join(
+        f"<tr><td>{r['combination_id']}</td><td>{r.get('sharpe_annualized', float('nan')):.4g}</td>"
+        f"<td>{r.get('skewness', float('nan')):.4g}</td><td>{r.get('kurtosis', float('nan')):.4g}</td>"
+        f"<td>{r.get('psr', float('nan')):.4g}</td><td>{r.get('dsr', float('nan')):.4g}</td></tr>"
+        for r in rows)
+    return (f"<p>Deflated Sharpe ratio of the top rows against {validation.get('trials')} trials "
+            f"(expected maximum Sharpe ratio by luck: {validation.get('expected_max_sharpe_annualized', 0):.3f}, "
+            f"annualized):</p><table>{head}{body}</table>")
+
+
+def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay: bool = True, rows: int = 20,
+                 title: Optional[str] = None) -> str:
+    """Writes the report of ``result`` to ``path`` (one HTML file, plotly.js
+    inside) and returns the path. ``replay``: replay the best row for its
+    equity curve and trades (needs the market: a live result's, or the
+    inputs its JSON records)."""
+    summary = result.summary
+    sections: List[str] = []
+    charts = 0
+
+    def chart(figure: go.Figure) -> str:
+        nonlocal charts
+        charts += 1
+        return _figure_html(figure, f"btforge-chart-{charts}")
+
+    sections.append("<h2>Assumptions</h2>" + _assumptions_html(summary))
+    sections.append(f"<h2>Ranked rows</h2><p>The best {min(rows, len(result.table))} of "
+                    f"{summary.get('combinations')} combinations by {html.escape(str(summary.get('rank_by')))}"
+                    f"{' (' + str(summary.get('invalid_rows')) + ' rows with non-finite metrics rank last)' if summary.get('invalid_rows') else ''}"
+                    f".</p>" + _table_html(result, rows))
+
+    validation = result.validation
+    if validation is not None:
+        part = "<h2>Out-of-sample evidence</h2>"
+        if validation.get("verdict"):
+            part += f'<p class="verdict">{html.escape(validation["verdict"])}</p>'
+        if result.walk_forward is not None:
+            part += chart(plots.walk_forward(result))
+        if result.pbo is not None:
+            part += chart(plots.pbo_histogram(result))
+        part += _deflated_html(validation)
+        sections.append(part)
+
+    varied = [p for p in result.varied_parameters if p in result.table.columns]
+    valid_rows = int(result.table["valid"].sum()) if "valid" in result.table.columns else len(result.table)
+    if varied and valid_rows > 0:
+        part = "<h2>Parameters</h2>"
+        if len(varied) >= 2:
+            part += chart(plots.heatmap(result, varied[0], varied[1]))
+        for parameter in varied[:3]:
+            part += chart(plots.stability(result, parameter))
+        if len(result.table) < int(summary.get("combinations", 0)):
+            part += ("<p>These pictures show the kept rows only; a sweep with --all-rows (all_rows=True) "
+                     "shows every combination.</p>")
+        sections.append(part)
+
+    if replay and len(result.table) > 0:
+        part = "<h2>The best row, replayed</h2>"
+        inputs = result._options
+        if result.market is None and str(inputs.get("data", "")).startswith("<"):
+            part += ("<p>Not replayed: the sweep's market was a DataFrame, which the result files do not hold "
+                     "(SweepResult.report replays it in the same Python session).</p>")
+        else:
+            best = result.replay(1)
+            part += chart(plots.equity(best, title=f"combination {int(result.table['combination_id'].iloc[0])}: "
+                                                   "equity, drawdown and trades"))
+            metrics = " ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in best.metrics.items())
+            part += f"<p>Replayed on the CPU reference: {len(best.fills)} fills.</p><pre>{html.escape(metrics)}</pre>"
+        sections.append(part)
+
+    heading = title or f"btforge sweep: {summary.get('strategy', '')}"
+    page = (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{html.escape(heading)}</title><style>{_STYLE}</style>"
+        "<script>window.btforgeErrors = [];"
+        "window.addEventListener('error', function (e) { window.btforgeErrors.push(String(e.message)); });</script>"
+        f"<script type=\"text/javascript\">{plotly.offline.get_plotlyjs()}</script>"
+        f"</head><body><h1>{html.escape(heading)}</h1>"
+        + "".join(sections)
+        + '<p id="btforge-report-status">report check: not run (scripts disabled?)</p>'
+        + _CHECK + "</body></html>\n")
+    path = os.fspath(path)
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as f:
+        f.write(page)
+    os.replace(temporary, path)  # whole or not at all
+    return path
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m btforge.report",
+        description="Writes one self-contained HTML report of a btforge sweep's result files.")
+    parser.add_argument("results", help="RESULTS.json written by btforge sweep -o RESULTS")
+    parser.add_argument("-o", "--output", default=None, help="the HTML file (default: RESULTS.html)")
+    parser.add_argument("--rows", type=int, default=20, help="ranked rows to show (default 20)")
+    parser.add_argument("--no-replay", action="store_true", help="do not replay the best row")
+    args = parser.parse_args(argv)
+    output = args.output or (args.results[:-5] if args.results.endswith(".json") else args.results) + ".html"
+    try:
+        result = load_result(args.results)
+        write_report(result, output, replay=not args.no_replay, rows=args.rows)
+    except (OSError, ValueError, BtforgeError) as error:
+        print(f"btforge report: error: {error}", file=sys.stderr)
+        return 1
+    print(f"report -> {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

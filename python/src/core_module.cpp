@@ -1,0 +1,27 @@
+// btforge._core: the C++ engine for the Python package (python/btforge).
+// The package's modules call these few entry points; everything they run is
+// the code the command line runs (Note [One sweep, two front ends]).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "host/strategies/strategy_binding.h"
+#include "python/src/bindings.h"
+#include "python/src/error_translation.h"
+
+namespace nb = nanobind;
+
+NB_MODULE(_core, m) {
+    using namespace btforge::python;
+    register_error_translation();
+    bind_market(m);
+    bind_sweep(m);
+    bind_replay(m);
+    bind_indicators(m);
+    m.def("strategies", [] {
+        std::vector<std::string> names;
+        for (const btforge::StrategyBinding& b : btforge::strategy_bindings()) names.emplace_back(b.name);
+        return names;
+    });
+    m.attr("version") = BTFORGE_VERSION;
+}

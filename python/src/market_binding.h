@@ -1,0 +1,17 @@
+#pragma once
+
+#include <memory>
+
+#include <nanobind/nanobind.h>
+
+#include "host/cli/market_options.h"
+
+namespace btforge::python {
+
+// A loaded market, shared by every run that uses it (Python's btforge.Market
+// holds one).
+struct MarketHandle {
+    std::shared_ptr<const LoadedMarket> loaded;
+};
+
+}  // namespace btforge::python

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nanobind/nanobind.h>
+
+#include "host/cli/account_options.h"
+#include "host/cli/backend_choice.h"
+#include "host/cli/market_options.h"
+#include "host/cli/strategy_options.h"
+#include "host/cli/window_options.h"
+
+namespace btforge::python {
+
+// The keyword arguments of btforge.sweep / replay / Market, as the Python
+// side collects them in a dict, read into the command line's choices (Note
+// [One sweep, two front ends]): every key is the option's name with '_' for
+// '-', so a value means what the option means and is checked by the same
+// code. A key the dict has but no choice reads is an error (the Python side
+// builds these dicts; a stray key is a bug, not user input).
+struct RunOptions {
+    explicit RunOptions(nanobind::dict options) : options_(std::move(options)) {}
+
+    StrategyChoice strategy();
+    AccountChoice account();
+    MarketChoice market();
+    WindowChoice window();
+    BackendChoice backend();
+
+    bool has(const char* key) const { return options_.contains(key); }
+    std::string text(const char* key, std::string otherwise);
+    double number(const char* key, double otherwise);
+    long long integer(const char* key, long long otherwise);
+    bool flag(const char* key, bool otherwise);
+    std::vector<std::string> texts(const char* key);  // a list of strings; empty when absent
+    // Throws when a key was not read by any of the above.
+    void check_all_read() const;
+
+private:
+    nanobind::dict options_;
+    std::set<std::string> read_;
+};
+
+}  // namespace btforge::python

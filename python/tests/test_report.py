@@ -1,0 +1,73 @@
+"""The report renders in headless Chromium with every chart and no script error."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import btforge
+
+
+def chromium() -> str:
+    for name in (os.environ.get("BTFORGE_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    pytest.fail("no headless Chromium (Debian's chromium package; scripts/install-deps --test installs it)")
+
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+         "--virtual-time-budget=30000"]
+
+
+def render(page, screenshot):
+    """The page's own check (Note [A report that checks itself]), read from the DOM after its scripts ran."""
+    url = "file://" + os.path.abspath(page)
+    dom = subprocess.run([chromium(), *FLAGS, "--dump-dom", url], capture_output=True, text=True, timeout=300)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    status = re.search(r'<p id="btforge-report-status" data-charts="(\d+)" data-drawn="(\d+)" data-errors="(\d+)">'
+                       r'([^<]*)', dom.stdout)
+    assert status, "the page's check did not run: " + dom.stdout[-500:]
+    shot = subprocess.run([chromium(), *FLAGS, "--window-size=1280,6000", f"--screenshot={screenshot}", url],
+                          capture_output=True, text=True, timeout=300)
+    assert shot.returncode == 0 and os.path.getsize(screenshot) > 10_000, shot.stderr[-2000:]
+    return int(status.group(1)), int(status.group(2)), int(status.group(3)), status.group(4)
+
+
+def test_report_of_a_python_sweep(tmp_path, artifacts):
+    market = btforge.Market.synthetic(bars=4000)
+    result = btforge.sweep(market, params=["ema_fast=8,12,20", "sl_atr=1.5,2,3", "tp_atr=3,5"], all_rows=True,
+                           walk_forward="rolling:4", pbo=True, threads=2, backend="cpu", progress=False)
+    page = result.report(tmp_path / "report.html")
+    charts, drawn, errors, text = render(page, artifacts / "report-python.png")
+    # walk-forward, PBO, heatmap, three stability plots, the replay's equity
+    assert (charts, drawn, errors) == (7, 7, 0), text
+    html = open(page, encoding="utf-8").read()
+    assert "https://" not in html.split("<script type=\"text/javascript\">", 1)[0]  # nothing fetched: offline
+    assert result.summary["market"] in html and result.verdict.split(":")[0] in html
+
+
+def test_report_of_cli_result_files(run_cli, tmp_path, artifacts):
+    run_cli("sweep", "--synthetic-bars", "4000", "--param", "ema_fast=8,12", "--param", "sl_atr=1.5,3",
+            "--all-rows", "--pbo", "--threads", "2", "--backend", "cpu", "-o", "r")
+    done = subprocess.run([sys.executable, "-m", "btforge.report", "r.json", "-o", "r.html"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    charts, drawn, errors, text = render(tmp_path / "r.html", artifacts / "report-cli.png")
+    # PBO, heatmap, two stability plots, the replay (replayed from the JSON's inputs)
+    assert (charts, drawn, errors) == (5, 5, 0), text
+
+
+def test_a_broken_chart_is_caught(tmp_path):
+    """The check can fail: a page whose chart cannot draw reports it."""
+    market = btforge.Market.synthetic(bars=2000)
+    result = btforge.sweep(market, params=["ema_fast=8,12", "sl_atr=1.5,3"], threads=2, backend="cpu",
+                           progress=False)
+    page = result.report(tmp_path / "report.html", replay=False)
+    html = open(page, encoding="utf-8").read()
+    broken = html.replace("Plotly.newPlot(", "Plotly.noSuchFunction(", 1)
+    (tmp_path / "broken.html").write_text(broken, encoding="utf-8")
+    charts, drawn, errors, _ = render(tmp_path / "broken.html", tmp_path / "broken.png")
+    assert drawn == charts - 1 and errors >= 1

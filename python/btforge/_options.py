@@ -83,3 +83,13 @@ def grid_options(strategy: str, grid: GridLike) -> Dict[str, Any]:
 
 def account_options(values: Mapping[str, Any]) -> Dict[str, Any]:
     return {key: values[key] for key in ACCOUNT_KEYS if values.get(key) is not None}
+
+
+def run_options(start: TimeLike, end: TimeLike, account: Mapping[str, Any]) -> Dict[str, Any]:
+    """The window (``--from``/``--to``) and the account options of a run."""
+    options = account_options(account)
+    if start is not None:
+        options["from"] = time_text(start)
+    if end is not None:
+        options["to"] = time_text(end)
+    return options

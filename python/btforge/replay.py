@@ -10,7 +10,7 @@ import pandas as pd
 
 from . import _core
 from ._csv import read_csv
-from ._options import GridLike, TimeLike, account_options, time_text
+from ._options import GridLike, TimeLike, run_options
 from .market import Market
 
 
@@ -102,11 +102,7 @@ def replay(
         raise ValueError("give exactly one of combination and values")
     chosen = _market(market)
     options = _strategy_options(strategy, spec, grid, params)
-    options.update(account_options(locals()))
-    if start is not None:
-        options["from"] = time_text(start)
-    if end is not None:
-        options["to"] = time_text(end)
+    options.update(run_options(start, end, locals()))
     if combination is not None:
         options["combination"] = int(combination)
     else:

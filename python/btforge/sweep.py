@@ -12,7 +12,7 @@ import pandas as pd
 
 from . import _core
 from ._csv import read_csv
-from ._options import GridLike, TimeLike, account_options, grid_options, time_text
+from ._options import GridLike, TimeLike, grid_options, run_options
 from ._progress import Progress
 from .errors import Cancelled
 from .market import Market
@@ -195,11 +195,7 @@ def sweep(
     began = time.perf_counter()
     chosen = _market(market)
     shared = _strategy_options(strategy, spec, grid, params)
-    shared.update(account_options(locals()))
-    if start is not None:
-        shared["from"] = time_text(start)
-    if end is not None:
-        shared["to"] = time_text(end)
+    shared.update(run_options(start, end, locals()))
     options = dict(shared)
     options.update({
         "backend": backend, "rank_by": rank_by, "top": int(top), "all_rows": bool(all_rows), "threads": int(threads),

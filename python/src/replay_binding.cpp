@@ -26,14 +26,7 @@ namespace {
 nb::dict replay(nb::dict options, std::optional<MarketHandle> market) {
     RunOptions read(options);
     ReplayRequest request;
-    request.strategy = read.strategy();
-    request.account = read.account();
-    request.window = read.window();
-    if (market) {
-        request.loaded_market = market->loaded;
-    } else {
-        request.market = read.market();
-    }
+    read.read_run(request, market ? market->loaded : nullptr);
     if (read.has("combination") && !options["combination"].is_none()) {
         request.combination = static_cast<std::uint64_t>(read.integer("combination", 0));
     } else {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,6 +38,21 @@ struct RunOptions {
     std::vector<std::string> texts(const char* key);  // a list of strings; empty when absent
     // Throws when a key was not read by any of the above.
     void check_all_read() const;
+
+    // What every run reads alike (SweepRequest, ReplayRequest): strategy,
+    // account, window, and the market: `loaded` when Python passed a
+    // btforge.Market, else the market options of the dict.
+    template <typename Request>
+    void read_run(Request& request, std::shared_ptr<const LoadedMarket> loaded) {
+        request.strategy = strategy();
+        request.account = account();
+        request.window = window();
+        if (loaded) {
+            request.loaded_market = std::move(loaded);
+        } else {
+            request.market = market();
+        }
+    }
 
 private:
     nanobind::dict options_;

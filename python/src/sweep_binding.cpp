@@ -38,15 +38,8 @@ public:
     SweepTask(nb::dict options, std::optional<MarketHandle> market) {
         RunOptions read(options);
         SweepRequest request;
-        request.strategy = read.strategy();
-        request.account = read.account();
-        request.window = read.window();
+        read.read_run(request, market ? market->loaded : nullptr);
         request.backend = read.backend();
-        if (market) {
-            request.loaded_market = market->loaded;
-        } else {
-            request.market = read.market();
-        }
         request.rank_by = read.text("rank_by", request.rank_by);
         request.top_n = read.integer("top", request.top_n);
         request.threads = static_cast<int>(read.integer("threads", request.threads));

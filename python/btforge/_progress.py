@@ -65,8 +65,16 @@ class Progress:
         return text
 
     def finish(self, message: Optional[str] = None) -> None:
+        """Ends the line; in a notebook the display shows ``message`` (what
+        ran, or that it was interrupted), also after a run too short for
+        progress."""
         if self._terminal and self._shown:
             sys.stderr.write("\n")
             sys.stderr.flush()
-        if self._notebook and self._display is not None and message:
-            self._display.update({"text/plain": message}, raw=True)
+        if self._notebook and message:
+            if self._display is None:
+                from IPython.display import display  # type: ignore
+
+                display({"text/plain": message}, raw=True)
+            else:
+                self._display.update({"text/plain": message}, raw=True)

@@ -220,11 +220,17 @@ def sweep(
         task.wait(3600.0)
         shown.finish("btforge sweep: interrupted")
         raise
-    raw = task.result()
-    shown.finish()
+    try:
+        raw = task.result()
+    except BaseException:
+        shown.finish("btforge sweep: failed")
+        raise
     if raw["cancelled"]:
+        shown.finish("btforge sweep: interrupted")
         raise Cancelled(f"btforge sweep: interrupted {raw['cancelled_while']}; no result")
     result = _result(raw, chosen, shared)
+    shown.finish(f"btforge sweep: {result.summary['combinations']} combinations in {result.seconds:.3g} s on "
+                 f"{result.backend}, {result.cells_per_second:.3g} cells/s")
     result.engine_seconds = float(raw["run_seconds"])
     result.wall_seconds = time.perf_counter() - began
     return result

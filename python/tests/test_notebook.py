@@ -18,5 +18,9 @@ def test_quickstart_notebook_runs(tmp_path, artifacts):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     figures = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})]
     assert len(figures) == 5  # walk-forward, PBO, heatmap, stability, equity
+    # The sweep's progress display, which ends with what ran.
+    shown = [o["data"]["text/plain"] for o in outputs if o.get("output_type") in ("display_data", "update_display_data")
+             and "text/plain" in o.get("data", {})]
+    assert any(text.startswith("btforge sweep: 4608 combinations in ") for text in shown), shown
     report = tmp_path / "quickstart-report.html"
     assert report.exists() and report.stat().st_size > 1_000_000

@@ -118,9 +118,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     if (walk_forward && !round_trips_file.empty()) {
         throw po::error("--round-trips needs one combination; --walk-forward stitches several (see --trades)");
     }
-    if (!by_id && !strategy_choice.param_options.empty()) {
-        throw po::error("--param gives the grid of --combination; with --set give each value with --set");
-    }
+    if (!walk_forward) check_replay_parameters(by_id, strategy_choice);
     install_interrupt_handler();
     // Note [Outputs checked before work]
     std::vector<NamedFile> output_files = {{"--trades", trades_file}, {"--equity", equity_file}};

@@ -26,14 +26,18 @@ Replayed replay_combination(const SweepJob& base, std::span<const double> values
     return out;
 }
 
+void check_replay_parameters(bool by_combination, const StrategyChoice& strategy) {
+    if (!by_combination && !strategy.param_options.empty()) {
+        throw boost::program_options::error("--param gives the grid of --combination; with --set give each value with --set");
+    }
+}
+
 std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
     const bool by_id = r.combination.has_value();
     if (by_id == !r.assignments.empty()) {
-        throw boost::program_options::error("give exactly one of a combination id (--combination) and parameter values (--set)");
+        throw std::invalid_argument("run_replay: give exactly one of a combination id and parameter values");
     }
-    if (!by_id && !r.strategy.param_options.empty()) {
-        throw boost::program_options::error("--param gives the grid of --combination; with --set give each value with --set");
-    }
+    check_replay_parameters(by_id, r.strategy);
     auto run = std::make_unique<ReplayRun>();
     run->strategy = load_strategy(r.strategy);
     const StrategySpec& spec = run->strategy.spec;

@@ -55,9 +55,16 @@ struct ReplayRun {
     std::vector<RoundTrip> round_trips;  // when asked
 };
 
-// Throws a usage error (boost::program_options::error) when neither or both
-// of combination and assignments are given, std::runtime_error for an id
-// outside the grid, and what the loaders throw.
+// The usage rule of --param in a replay: it gives the axes of the grid that
+// --combination indexes, so it cannot go with --set (a usage error,
+// boost::program_options::error). The command line checks it before any
+// work; run_replay again for other callers.
+void check_replay_parameters(bool by_combination, const StrategyChoice& strategy);
+
+// Throws std::invalid_argument unless exactly one of combination and
+// assignments is given (each front end words that rule for its own
+// arguments first), std::runtime_error for an id outside the grid, and what
+// the loaders throw.
 std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& request);
 
 }  // namespace btforge

@@ -15,5 +15,6 @@ int run_bench_command(const std::vector<std::string>& args);
 int run_devices_command(const std::vector<std::string>& args);
 int run_parity_command(const std::vector<std::string>& args);
 int run_strategies_command(const std::vector<std::string>& args);
+int run_merge_command(const std::vector<std::string>& args);
 
 }  // namespace btforge

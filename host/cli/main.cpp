@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  devices     list the CUDA devices and the GPU kernels this binary carries\n"
     "  parity      check a backend (emu: the generated kernels built for the host) against the reference\n"
     "  strategies  list the strategies this binary carries (--names: one name per line)\n"
+    "  merge       put the shards of a sweep --shard i/N run together, exactly as one process\n"
     "\n"
     "Without --data every command uses the embedded synthetic market; without --spec/--grid\n"
     "the embedded default strategy and its quickstart grid.\n";
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
         if (command == "devices") return btforge::run_devices_command(args);
         if (command == "parity") return btforge::run_parity_command(args);
         if (command == "strategies") return btforge::run_strategies_command(args);
+        if (command == "merge") return btforge::run_merge_command(args);
         std::cerr << "btforge: unknown command '" << command << "'\n\n" << kUsage;
         return btforge::kExitUsage;
     } catch (const boost::program_options::error& e) {

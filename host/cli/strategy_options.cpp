@@ -62,7 +62,8 @@ LoadedStrategy load_strategy(const StrategyChoice& c) {
     LoadedStrategy loaded;
     std::vector<IndicatorSignature> catalog = indicator_signatures();
     if (!c.spec_file.empty()) {
-        loaded.spec = parse_strategy_spec(read_text_file(c.spec_file), c.spec_file, catalog);
+        loaded.spec_text = read_text_file(c.spec_file);
+        loaded.spec = parse_strategy_spec(loaded.spec_text, c.spec_file, catalog);
     } else {
         const StrategyBinding* binding = find_strategy_binding(c.strategy);
         if (binding == nullptr) {
@@ -71,7 +72,8 @@ LoadedStrategy load_strategy(const StrategyChoice& c) {
             throw std::runtime_error("unknown strategy '" + c.strategy + "' (built in: " + known + ")");
         }
         std::string file(binding->spec_file);
-        loaded.spec = parse_strategy_spec(embedded(file), "<embedded spec/" + file + ">", catalog);
+        loaded.spec_text = embedded(file);
+        loaded.spec = parse_strategy_spec(loaded.spec_text, "<embedded spec/" + file + ">", catalog);
     }
     loaded.binding = &bind_strategy(loaded.spec);
     return loaded;

@@ -36,6 +36,7 @@ std::string strategy_arguments(const StrategyChoice& choice);
 
 struct LoadedStrategy {
     StrategySpec spec;
+    std::string spec_text;  // the spec document as read (for a run's identity, Note [Shards])
     const StrategyBinding* binding = nullptr;
 };
 

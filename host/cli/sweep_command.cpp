@@ -7,6 +7,7 @@
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
 #include "host/cli/sweep_run.h"
+#include "host/report/shard_file.h"
 
 namespace btforge {
 
@@ -38,7 +39,10 @@ int run_sweep_command(const std::vector<std::string>& args) {
          "where the CSCV runs: auto is the GPU of a cuda sweep (the same numbers, bit for bit), else every core")
         ("walk-forward", po::value(&request.walk_forward)->value_name("PLAN"),
          "anchored[:K] or rolling:K: pick the best combination in K periods (by --rank-by: sharpe, sortino or "
-         "total_return), trade the next period, repeat; writes OUTPUT.walkforward.csv");
+         "total_return), trade the next period, repeat; writes OUTPUT.walkforward.csv")
+        ("shard", po::value(&request.shard)->value_name("i/N"),
+         "run the i-th of N contiguous parts of the combinations (0 <= i < N) and write OUTPUT.shard for "
+         "btforge merge (Note [Shards]; cpu or emu)");
     options.add(sweep)
         .add(validation_options)
         .add(backend_options(request.backend, "auto|cpu|emu|cuda", "auto"))
@@ -59,10 +63,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
     // Note [Outputs checked before work]
     install_interrupt_handler();
     std::vector<NamedFile> output_files = {{"--output", output + ".csv"}, {"--output", output + ".json"}};
+    if (checked.shard) output_files = {{"--output", output + ".shard"}};  // Note [Shards]
     const std::size_t validation_file = output_files.size();
-    if (r.periods > 0) output_files.push_back({"--output", output + ".validation.json"});
+    if (r.periods > 0 && !checked.shard) output_files.push_back({"--output", output + ".validation.json"});
     const std::size_t walk_forward_file = output_files.size();
-    if (checked.walk_forward_plan) output_files.push_back({"--output", output + ".walkforward.csv"});
+    if (checked.walk_forward_plan && !checked.shard) output_files.push_back({"--output", output + ".walkforward.csv"});
     OutputTransaction outputs = open_outputs(
         output_files,
         {{"--data", r.market.data_file}, {"--funding-file", r.market.funding_file}, {"--instruments", r.market.instruments_file},
@@ -89,6 +94,15 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const StrategySpec& spec = run->strategy.spec;
     const CombinationSpace& space = *run->space;
     const Market& market = run->market->market;
+    if (checked.shard) {
+        write_shard_file(outputs.stream(0), make_shard_file(*run, checked));
+        outputs.commit();  // Note [Outputs committed together]
+        std::cout << "shard " << checked.shard->index << "/" << checked.shard->count << ": combinations "
+                  << run->first_ordinal << ".." << run->end_ordinal << " of " << space.count() << " on "
+                  << run->summary.backend << " in " << outcome.seconds << " s -> " << output
+                  << ".shard (btforge merge puts the shards together)\n";
+        return kExitOk;
+    }
     const std::optional<SweepValidation>& validation = run->validation;
     const RunSummary& summary = run->summary;
     const RankedRows& written = run->ranked();

@@ -1,11 +1,13 @@
 #include "host/cli/sweep_run.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "host/cli/command_line.h"
 #include "host/data/timestamp_parse.h"
 #include "host/engine/account_config.h"
 #include "host/report/progress_reporter.h"
+#include "host/io/sha256.h"
 #include "host/spec/account_settings.h"
 
 namespace btforge {
@@ -13,27 +15,6 @@ namespace btforge {
 namespace po = boost::program_options;
 
 namespace {
-
-// Where each of `ids` ran (its ordinal, the index of its period statistics):
-// the id itself in a full sweep; a random one is searched (Note [Random
-// combinations without materializing]).
-std::vector<SweepRowRef> rows_of(const CombinationSpace& space, const std::vector<std::uint64_t>& ids) {
-    std::vector<SweepRowRef> rows;
-    for (std::uint64_t id : ids) rows.push_back({id, id});
-    if (!space.is_random()) return rows;
-    for (SweepRowRef& row : rows) row.ordinal = space.count();
-    std::size_t found = 0;
-    for (std::uint64_t ordinal = 0; ordinal < space.count() && found < rows.size(); ++ordinal) {
-        const std::uint64_t id = space.combination_id(ordinal);
-        for (SweepRowRef& row : rows) {
-            if (row.combination_id == id && row.ordinal == space.count()) {
-                row.ordinal = ordinal;
-                ++found;
-            }
-        }
-    }
-    return rows;
-}
 
 // Note [Inputs of a run]
 // The result JSON's "inputs" are the options that ran the sweep, keyed by
@@ -80,7 +61,99 @@ nlohmann::ordered_json sweep_inputs(const SweepRequest& r) {
     return in;
 }
 
+// Note [Shards]: what two shards must share to be parts of one run. Hashes
+// of the contents (the spec document, the grid's axes and sampling, every
+// column of the market), not of file names, so a file edited between two
+// shards is caught; the options that shape the results beside them.
+nlohmann::ordered_json run_identity(const SweepRun& run, const CheckedSweepRequest& checked) {
+    const SweepRequest& r = checked.request;
+    nlohmann::ordered_json id;
+    id["btforge"] = BTFORGE_VERSION;
+    id["strategy"] = run.strategy.spec.name;
+    id["spec_sha256"] = sha256_hex(run.strategy.spec_text);
+    Sha256 grid;
+    for (const GridAxis& axis : run.grid->axes) {
+        grid.update(&axis.parameter, sizeof axis.parameter);
+        grid.update(axis.values.data(), axis.values.size() * sizeof(double));
+    }
+    if (run.grid->random) grid.update(&*run.grid->random, sizeof(RandomSampling));
+    id["grid_sha256"] = grid.hex();
+    id["combinations"] = run.space->count();
+    const Market& m = run.market->market;
+    Sha256 market;
+    const auto column = [&market](const auto& values) {
+        market.update(values.data(), values.size() * sizeof(values[0]));
+    };
+    for (const std::string& symbol : m.symbols) market.update(symbol.c_str(), symbol.size() + 1);
+    column(m.timestamp_ms), column(m.open), column(m.high), column(m.low), column(m.close), column(m.volume);
+    column(m.funding_rate), column(m.funding_events), column(m.tradable), column(m.qty_step), column(m.min_qty);
+    column(m.price_tick);  // not the margin tiers: their structs have padding bytes
+    id["market_sha256"] = market.hex();
+    id["window"] = {{"first_bar", run.window.first_bar}, {"bars", run.window.n_bars}};
+    nlohmann::ordered_json account;
+    for (const AccountSetting& setting : account_settings()) account[std::string(setting.key)] = run.account.*(setting.field);
+    account["margin_mode"] = std::string(margin_mode_name(run.account.margin_mode));
+    id["account"] = account;
+    id["rank_by"] = r.rank_by;
+    id["top"] = r.top_n;
+    id["all_rows"] = r.all_rows;
+    id["periods"] = r.periods;
+    id["pbo"] = r.pbo;
+    id["walk_forward"] = r.walk_forward;
+    id["shards"] = checked.shard ? checked.shard->count : 1;
+    return id;
+}
+
 }  // namespace
+
+// The id itself in a full sweep; a random one is searched (Note [Random
+// combinations without materializing]).
+std::vector<SweepRowRef> rows_of(const CombinationSpace& space, const std::vector<std::uint64_t>& ids) {
+    std::vector<SweepRowRef> rows;
+    for (std::uint64_t id : ids) rows.push_back({id, id});
+    if (!space.is_random()) return rows;
+    for (SweepRowRef& row : rows) row.ordinal = space.count();
+    std::size_t found = 0;
+    for (std::uint64_t ordinal = 0; ordinal < space.count() && found < rows.size(); ++ordinal) {
+        const std::uint64_t id = space.combination_id(ordinal);
+        for (SweepRowRef& row : rows) {
+            if (row.combination_id == id && row.ordinal == space.count()) {
+                row.ordinal = ordinal;
+                ++found;
+            }
+        }
+    }
+    return rows;
+}
+
+std::optional<ShardRange> parse_shard(const std::string& text, std::string* why) {
+    const std::size_t slash = text.find('/');
+    std::uint64_t index = 0;
+    std::uint64_t count = 0;
+    const auto number = [](std::string_view digits, std::uint64_t* out) {
+        if (digits.empty()) return false;
+        const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
+        return error == std::errc() && end == digits.data() + digits.size();
+    };
+    if (slash == std::string::npos || !number(std::string_view(text).substr(0, slash), &index) ||
+        !number(std::string_view(text).substr(slash + 1), &count)) {
+        *why = "expected i/N with whole numbers 0 <= i < N, got '" + text + "'";
+        return std::nullopt;
+    }
+    if (count == 0 || index >= count) {
+        *why = "expected 0 <= i < N, got " + text + " (shards count from 0: 0/4 .. 3/4)";
+        return std::nullopt;
+    }
+    return ShardRange{index, count};
+}
+
+std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations) {
+    // q per shard and one more for the first r: no product can overflow.
+    const std::uint64_t q = combinations / range.count;
+    const std::uint64_t rest = combinations % range.count;
+    const auto at = [&](std::uint64_t i) { return q * i + std::min(i, rest); };
+    return {at(range.index), at(range.index + 1)};
+}
 
 const RankedRows& SweepRun::ranked() const {
     if (spool) return *spool;
@@ -138,8 +211,48 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
                         std::to_string(checked.walk_forward_plan->in_sample_periods) + " periods (--periods " +
                         std::to_string(r.periods) + "): one at least must be out of sample");
     }
+    if (!r.shard.empty()) {
+        std::string why;
+        checked.shard = parse_shard(r.shard, &why);
+        if (!checked.shard) throw po::error("--shard: " + why);
+        if (checked.rank_by_dsr) {
+            throw po::error("--rank-by dsr replays the kept rows on the market after the sweep; shards cannot be "
+                            "ranked so (rank shards by a metric)");
+        }
+    }
     checked.request = std::move(r);
     return checked;
+}
+
+SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<const PeriodStatistics> periods,
+                              std::uint64_t combinations, std::vector<SweepRowRef> top_rows,
+                              const std::function<OverfittingReport(std::span<const PeriodStatistics>, int,
+                                                                    const OverfittingOptions&)>& overfitting,
+                              const SweepHooks& hooks) {
+    const SweepRequest& r = checked.request;
+    SweepProgress local_progress;
+    SweepProgress& progress = hooks.progress != nullptr ? *hooks.progress : local_progress;
+    ValidationRequest validation;
+    validation.n_periods = r.periods;
+    validation.pbo = r.pbo;
+    validation.walk_forward = checked.walk_forward_plan;
+    if (checked.walk_forward_metric) validation.score = *checked.walk_forward_metric;
+    validation.top_rows = std::move(top_rows);
+    if (validation.top_rows.size() > 10) validation.top_rows.resize(10);
+    validation.pbo_options.threads = r.threads;
+    validation.pbo_options.scanned = &progress.done;
+    validation.pbo_options.cancel = hooks.cancel;
+    validation.overfitting = overfitting;
+    if (r.pbo) {
+        progress.done = 0;
+        progress.total = cscv_scan_total(combinations);
+        progress.stage = SweepProgress::kPbo;
+    }
+    std::unique_ptr<ProgressReporter> reporter;
+    if (r.pbo && hooks.progress_on_stderr) {
+        reporter = std::make_unique<ProgressReporter>("pbo scans", progress.total.load(), progress.done, 0.0);
+    }
+    return validate_sweep(periods, validation);
 }
 
 std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const SweepHooks& hooks) {
@@ -157,6 +270,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         throw po::error("--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: " +
                         (backend.name != "cuda" ? "this sweep runs on " + backend.name
                                                 : std::string("this btforge was built without nvcc")));
+    }
+    if (checked.shard && backend.name == "cuda") {
+        throw po::error("--shard runs on the host engines for now: give --backend cpu or emu (Note [Shards])");
     }
     run->grid = load_grid(r.strategy, spec);
     const Grid& grid = *run->grid;
@@ -195,15 +311,22 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     sweep_options.rank_metric = checked.metric;
     sweep_options.top_n = static_cast<std::size_t>(r.top_n);
     sweep_options.keep_all_rows = false;
+    if (checked.shard) {
+        std::tie(run->first_ordinal, run->end_ordinal) = shard_ordinals(*checked.shard, space.count());
+        sweep_options.first_ordinal = run->first_ordinal;
+        sweep_options.end_ordinal = run->end_ordinal;
+        // A shard file holds every row of the shard when asked (Note [Shards]).
+        sweep_options.keep_all_rows = r.all_rows;
+    }
     // Note [Rows spooled to disk]
-    if (r.all_rows) {
+    if (r.all_rows && !checked.shard) {
         run->spool = std::make_unique<RowSpool>(r.spool_directory, space.count(), *checked.metric);
         sweep_options.row_sink = [spool = run->spool.get()](std::uint64_t first, std::span<const ResultRow> rows) {
             spool->store(first, rows);
         };
     }
     progress.done = 0;
-    progress.total = space.count();
+    progress.total = checked.shard ? run->end_ordinal - run->first_ordinal : space.count();
     progress.stage = SweepProgress::kSweeping;
     sweep_options.completed = &progress.done;
     sweep_options.cancel = hooks.cancel;
@@ -219,7 +342,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     if (outcome.cancelled) {
         run->cancelled = true;
         run->cancelled_while = "after " + std::to_string(progress.done.load()) + " of " +
-                               std::to_string(space.count()) + " combinations";
+                               std::to_string(progress.total.load()) + " combinations";
         return run;
     }
 
@@ -237,19 +360,15 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
             run->spans.emplace_back(format_timestamp_iso(market.timestamp_ms.at(first)),
                                     format_timestamp_iso(market.timestamp_ms.at(last)));
         }
-        ValidationRequest validation;
-        validation.n_periods = periods;
-        validation.pbo = r.pbo;
-        validation.walk_forward = checked.walk_forward_plan;
-        if (checked.walk_forward_metric) validation.score = *checked.walk_forward_metric;
+        std::vector<SweepRowRef> top_rows;
         if (checked.rank_by_dsr) {
             // The rows of highest deflated Sharpe ratio, their metrics from
             // the CPU reference (the same bits as the sweep's rows: parity).
-            const std::vector<SweepRowRef> ranked = rank_by_deflated_sharpe(
+            top_rows = rank_by_deflated_sharpe(
                 outcome.periods, periods, static_cast<std::size_t>(r.top_n),
                 [&space](std::uint64_t ordinal) { return space.combination_id(ordinal); });
             outcome.top.clear();
-            for (const SweepRowRef& row : ranked) {
+            for (const SweepRowRef& row : top_rows) {
                 std::vector<double> row_values(spec.parameters.size());
                 space.decode(row.combination_id, row_values);
                 std::vector<std::vector<double>> single;
@@ -260,32 +379,21 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
                 replay.account.n_periods = 0;
                 outcome.top.push_back(ResultRow{row.combination_id, run_combination(replay, row_values, nullptr, nullptr)});
             }
-            validation.top_rows = ranked;
         } else {
             std::vector<std::uint64_t> ids;
             for (std::size_t i = 0; i < std::min<std::size_t>(outcome.top.size(), 10); ++i) {
                 ids.push_back(outcome.top[i].combination_id);
             }
-            validation.top_rows = rows_of(space, ids);
+            top_rows = rows_of(space, ids);
         }
-        if (validation.top_rows.size() > 10) validation.top_rows.resize(10);
-        validation.pbo_options.threads = threads;
-        validation.pbo_options.scanned = &progress.done;
-        validation.pbo_options.cancel = hooks.cancel;
-        if (r.pbo_backend != "cpu") validation.overfitting = backend.overfitting;
-        if (r.pbo) {
-            progress.done = 0;
-            progress.total = cscv_scan_total(outcome.combinations);
-            progress.stage = SweepProgress::kPbo;
+        // A shard's statistics are validated once merged (Note [Shards]).
+        if (!checked.shard) {
+            SweepHooks validation_hooks = hooks;
+            validation_hooks.progress = &progress;
+            run->validation = validate_rows(checked, outcome.periods, outcome.combinations, std::move(top_rows),
+                                            r.pbo_backend != "cpu" ? backend.overfitting : nullptr, validation_hooks);
         }
-        {
-            std::unique_ptr<ProgressReporter> reporter;
-            if (r.pbo && hooks.progress_on_stderr) {
-                reporter = std::make_unique<ProgressReporter>("pbo scans", progress.total.load(), progress.done, 0.0);
-            }
-            run->validation = validate_sweep(outcome.periods, validation);
-        }
-        if (run->validation->pbo && run->validation->pbo->cancelled) {
+        if (run->validation && run->validation->pbo && run->validation->pbo->cancelled) {
             run->cancelled = true;
             run->cancelled_while = "while computing the probability of backtest overfitting";
             return run;
@@ -308,10 +416,39 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     summary.rank_by = r.rank_by;
     summary.account = run->account;
     summary.inputs = sweep_inputs(r);
+    if (checked.shard) run->identity = run_identity(*run, checked);
     run->top_rows_.emplace(outcome.top);
     if (run->spool) run->spool->rank();
     progress.stage = SweepProgress::kDone;
     return run;
+}
+
+}  // namespace btforge
+
+namespace btforge {
+
+ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& checked) {
+    ShardFile shard;
+    nlohmann::ordered_json& h = shard.header;
+    h["format"] = "btforge shard";
+    h["identity"] = run.identity;
+    h["shard"] = {{"index", checked.shard->index},
+                  {"count", checked.shard->count},
+                  {"first_ordinal", run.first_ordinal},
+                  {"end_ordinal", run.end_ordinal}};
+    h["inputs"] = run.summary.inputs;
+    const RunSummary& s = run.summary;
+    h["summary"] = {{"spec", s.spec_origin}, {"grid", s.grid_origin}, {"market", s.market},
+                    {"timestamps", s.timestamps}, {"funding", s.funding}, {"backend", s.backend},
+                    {"window", {{"first_time", s.window.first_time}, {"last_time", s.window.last_time}}},
+                    {"invalid_rows", s.invalid_rows}, {"cells", s.cells}, {"seconds", s.seconds}};
+    nlohmann::ordered_json spans = nlohmann::ordered_json::array();
+    for (const auto& [first, last] : run.spans) spans.push_back({first, last});
+    h["spans"] = spans;
+    h["bars_per_year"] = run.bars_per_year;
+    shard.rows = checked.request.all_rows ? run.outcome.all : run.outcome.top;
+    shard.periods = run.outcome.periods;
+    return shard;
 }
 
 }  // namespace btforge

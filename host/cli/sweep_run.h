@@ -18,6 +18,7 @@
 #include "host/engine/cpu_sweep.h"
 #include "host/report/ranked_rows.h"
 #include "host/report/results_writer.h"
+#include "host/report/shard_file.h"
 #include "host/report/validation_writer.h"
 #include "host/validation/sweep_validation.h"
 
@@ -58,7 +59,29 @@ struct SweepRequest {
     bool pbo = false;
     std::string pbo_backend = "auto";
     std::string walk_forward;  // "" or anchored[:K] / rolling:K
+    std::string shard;         // "" or "i/N" (Note [Shards])
 };
+
+// Note [Shards]
+// `--shard i/N` (0 <= i < N) runs the i-th of N contiguous parts of the run
+// order: floor(count/N) ordinals each, one more for the first count % N.
+// Every combination costs the same cells (bars x symbols), so equal counts
+// are equal work. A shard keeps
+// its top rows (or every row) and the period statistics of all its
+// combinations, and writes them with the run's identity to OUTPUT.shard
+// (host/report/shard_file.h); `btforge merge` checks that the shards are
+// one run's, all there, none twice, and writes what one process writes:
+// the rows ranked by the same total order (Note [Deterministic ranking]),
+// the validation over the union of the period statistics. Shards run on
+// the host engines (cpu, emu); cuda, and --rank-by dsr (which replays rows
+// on the market), are refused for now.
+struct ShardRange {
+    std::uint64_t index = 0;
+    std::uint64_t count = 1;
+};
+std::optional<ShardRange> parse_shard(const std::string& text, std::string* why);
+// [first, end) of shard `range` in a space of `combinations`.
+std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations);
 
 // The request's options as check_sweep_request resolved them.
 struct CheckedSweepRequest {
@@ -67,6 +90,7 @@ struct CheckedSweepRequest {
     bool rank_by_dsr = false;
     std::optional<WalkForwardPlan> walk_forward_plan;
     std::optional<WalkForwardScore> walk_forward_metric;
+    std::optional<ShardRange> shard;
 };
 
 // Every check of the options that needs no file: a usage error
@@ -110,6 +134,10 @@ struct SweepRun {
     PeriodSpans spans;
     double bars_per_year = 0.0;
     RunSummary summary;
+    // --shard: the ordinals it ran, and what makes two shards one run's.
+    std::uint64_t first_ordinal = 0;
+    std::uint64_t end_ordinal = 0;
+    nlohmann::ordered_json identity;
     // True when SweepHooks::cancel stopped it (nothing else is meaningful);
     // `cancelled_while` says during what, for the message.
     bool cancelled = false;
@@ -123,6 +151,23 @@ private:
     std::optional<RowsInMemory> top_rows_;
     friend std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest&, const SweepHooks&);
 };
+
+// The validation of a finished sweep (Note [Validation of a sweep]) from the
+// period statistics of every combination in run order; `top_rows` are the
+// rows to deflate, best first. Reports progress and obeys the cancel flag
+// of `hooks`; `overfitting` runs the CSCV on a GPU when set.
+SweepValidation validate_rows(const CheckedSweepRequest& request, std::span<const PeriodStatistics> periods,
+                              std::uint64_t combinations, std::vector<SweepRowRef> top_rows,
+                              const std::function<OverfittingReport(std::span<const PeriodStatistics>, int,
+                                                                    const OverfittingOptions&)>& overfitting,
+                              const SweepHooks& hooks);
+
+// Where each of `ids` ran in `space` (its ordinal: the index of its period
+// statistics).
+std::vector<SweepRowRef> rows_of(const CombinationSpace& space, const std::vector<std::uint64_t>& ids);
+
+// The shard file of a --shard run (Note [Shard files]).
+ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& request);
 
 // Loads the strategy, grid and market, runs the sweep on the chosen backend,
 // validates it (periods, PBO, walk-forward, deflated Sharpe) and ranks the

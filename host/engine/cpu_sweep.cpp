@@ -72,14 +72,17 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
                                  const BlockRunner& run_block) {
     auto started = std::chrono::steady_clock::now();
     SweepOutcome outcome;
-    outcome.combinations = job.space->count();
+    const std::uint64_t first = options.first_ordinal;
+    const std::uint64_t last = options.end_ordinal != 0 ? std::min(options.end_ordinal, job.space->count()) : job.space->count();
+    outcome.combinations = last > first ? last - first : 0;
     if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
+    const std::uint64_t stop = first + outcome.combinations;
     outcome.threads = std::max(1, options.threads);
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
     const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
     outcome.periods.resize(outcome.combinations * n_periods);
 
-    std::atomic<std::uint64_t> next{0};
+    std::atomic<std::uint64_t> next{first};
     std::atomic<std::uint64_t> invalid_rows{0};
     std::mutex merge_mutex;
     TopN top(*options.rank_metric, options.top_n);
@@ -93,17 +96,18 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
             while (true) {
                 if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) break;
                 std::uint64_t begin = next.fetch_add(block);
-                if (begin >= outcome.combinations) break;
-                std::uint64_t end = std::min(begin + block, outcome.combinations);
+                if (begin >= stop) break;
+                std::uint64_t end = std::min(begin + block, stop);
                 // Blocks are disjoint: each writes its own rows of `periods`.
-                run_block(begin, end, rows.data(), n_periods != 0 ? outcome.periods.data() + begin * n_periods : nullptr);
+                run_block(begin, end, rows.data(),
+                          n_periods != 0 ? outcome.periods.data() + (begin - first) * n_periods : nullptr);
                 for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
                     const ResultRow& row = rows[ordinal - begin];
                     local.offer(row);
                     if (!metrics_are_finite(row.metrics)) ++local_invalid;
-                    if (options.keep_all_rows) outcome.all[ordinal] = row;
+                    if (options.keep_all_rows) outcome.all[ordinal - first] = row;
                 }
-                if (options.row_sink) options.row_sink(begin, std::span<const ResultRow>(rows.data(), end - begin));
+                if (options.row_sink) options.row_sink(begin - first, std::span<const ResultRow>(rows.data(), end - begin));
                 if (options.completed != nullptr) options.completed->fetch_add(end - begin);
             }
             invalid_rows.fetch_add(local_invalid);
@@ -119,7 +123,7 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     outcome.threads = ran.started;
     outcome.thread_shortfall = ran.shortfall;
     if (failure) std::rethrow_exception(failure);
-    outcome.cancelled = options.cancel != nullptr && options.cancel->load() && next.load() < outcome.combinations;
+    outcome.cancelled = options.cancel != nullptr && options.cancel->load() && next.load() < stop;
     outcome.top = top.sorted();
     outcome.invalid_rows = invalid_rows.load();
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

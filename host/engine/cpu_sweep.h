@@ -46,6 +46,12 @@ struct SweepOptions {
     std::atomic<std::uint64_t>* completed = nullptr;  // progress counter, optional
     const std::atomic<bool>* cancel = nullptr;        // stops the workers early, optional
     std::uint64_t max_combinations = 0;               // run only the first N ordinals (0: all)
+    // Note [Shards]: run only the ordinals [first_ordinal, end_ordinal) of
+    // the run order (end 0: the space's end). The outcome's rows keep their
+    // combination ids; its periods, `all` and the row sink's ordinals count
+    // from first_ordinal. The host engines (cpu, emu) take it; cuda refuses.
+    std::uint64_t first_ordinal = 0;
+    std::uint64_t end_ordinal = 0;
     // Every row as soon as it is computed, `rows` at run order `first_ordinal`
     // onwards; called from several threads at once, in no particular order
     // (Note [Rows spooled to disk]). Empty: not asked.

@@ -90,10 +90,7 @@ nlohmann::ordered_json run_identity(const SweepRun& run, const CheckedSweepReque
     column(m.price_tick);  // not the margin tiers: their structs have padding bytes
     id["market_sha256"] = market.hex();
     id["window"] = {{"first_bar", run.window.first_bar}, {"bars", run.window.n_bars}};
-    nlohmann::ordered_json account;
-    for (const AccountSetting& setting : account_settings()) account[std::string(setting.key)] = run.account.*(setting.field);
-    account["margin_mode"] = std::string(margin_mode_name(run.account.margin_mode));
-    id["account"] = account;
+    id["account"] = account_json(run.account);
     id["rank_by"] = r.rank_by;
     id["top"] = r.top_n;
     id["all_rows"] = r.all_rows;

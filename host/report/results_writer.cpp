@@ -100,6 +100,13 @@ private:
 
 }  // namespace
 
+nlohmann::ordered_json account_json(const AccountSpec& account) {
+    nlohmann::ordered_json out;
+    for (const AccountSetting& setting : account_settings()) out[std::string(setting.key)] = account.*(setting.field);
+    out["margin_mode"] = std::string(margin_mode_name(account.margin_mode));
+    return out;
+}
+
 std::string format_metric_value(const MetricColumn& column, const Metrics& metrics) {
     double value = column.read(metrics);
     if (column.integral) return std::to_string(static_cast<long long>(value));
@@ -137,10 +144,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
                       {"bars", summary.window.n_bars},
                       {"warmup_bars", summary.window.first_bar}};
     head["funding"] = summary.funding;
-    nlohmann::ordered_json account;  // the values the run used (Note [Account settings])
-    for (const AccountSetting& setting : account_settings()) account[std::string(setting.key)] = summary.account.*(setting.field);
-    account["margin_mode"] = std::string(margin_mode_name(summary.account.margin_mode));
-    head["account"] = account;
+    head["account"] = account_json(summary.account);  // the values the run used (Note [Account settings])
     head["backend"] = summary.backend;
     head["combinations"] = summary.combinations;
     head["invalid_rows"] = summary.invalid_rows;

@@ -47,6 +47,10 @@ struct RunSummary {
     nlohmann::ordered_json inputs;
 };
 
+// The account as the result JSON states it: initial_equity, maker_fee,
+// taker_fee, slippage, margin_mode.
+nlohmann::ordered_json account_json(const AccountSpec& account);
+
 // Rows are written in rank order (best first); rank is 1-based. Every row
 // says whether its metrics are valid (Note [Rows with non-finite metrics]).
 // Both stop early when `out` goes bad (a cancel: Note [No half-written

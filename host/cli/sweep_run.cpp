@@ -87,7 +87,15 @@ nlohmann::ordered_json run_identity(const SweepRun& run, const CheckedSweepReque
     for (const std::string& symbol : m.symbols) market.update(symbol.c_str(), symbol.size() + 1);
     column(m.timestamp_ms), column(m.open), column(m.high), column(m.low), column(m.close), column(m.volume);
     column(m.funding_rate), column(m.funding_events), column(m.tradable), column(m.qty_step), column(m.min_qty);
-    column(m.price_tick);  // not the margin tiers: their structs have padding bytes
+    column(m.price_tick);
+    for (const MarginSchedule& tiers : m.margin) {  // field by field: the struct has padding bytes
+        const auto n = static_cast<std::size_t>(std::clamp(tiers.n_tiers, 0, kMaxMarginTiers));
+        market.update(&tiers.n_tiers, sizeof tiers.n_tiers);
+        market.update(&tiers.liquidation_fee, sizeof tiers.liquidation_fee);
+        market.update(tiers.notional_floor, n * sizeof(double));
+        market.update(tiers.rate, n * sizeof(double));
+        market.update(tiers.amount, n * sizeof(double));
+    }
     id["market_sha256"] = market.hex();
     id["window"] = {{"first_bar", run.window.first_bar}, {"bars", run.window.n_bars}};
     id["account"] = account_json(run.account);

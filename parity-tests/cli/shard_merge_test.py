@@ -86,6 +86,20 @@ class ShardMergeTest(unittest.TestCase):
                                         ("csv", "validation.json", "walkforward.csv"),
                                         shard_extra=[*PARAMS, *VALIDATION, "--backend", "emu"])
 
+    def test_margin_tiers_are_part_of_the_identity(self):
+        self.run_btforge("data", "synth", "--synthetic-bars", "2000", "-o", "m.csv")
+        with open(os.path.join(self.dir, "m.instruments.json")) as f:
+            instruments = json.load(f)
+        for symbol in instruments.values():
+            symbol["maintenance_margin"] = [{"notional_floor": 0, "rate": 0.01}]
+        with open(os.path.join(self.dir, "tiers.json"), "w") as f:
+            json.dump(instruments, f)
+        data = ["--data", "m.csv", "--backend", "cpu", "--param", "ema_fast=8,12", "--param", "max_leverage=5,20"]
+        self.run_btforge("sweep", *data, "--instruments", "m.instruments.json", "--shard", "0/2", "-o", "a")
+        self.run_btforge("sweep", *data, "--instruments", "tiers.json", "--shard", "1/2", "-o", "b")
+        done = self.run_btforge("merge", "a.shard", "b.shard", "-o", "m", expect=1)
+        self.assertIn("market_sha256", done.stderr)
+
     def test_refusals(self):
         files = self.shards(3, [*PARAMS, "--backend", "cpu"])
         done = self.run_btforge("merge", files[0], files[2], "-o", "m", expect=1)

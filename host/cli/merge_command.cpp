@@ -140,14 +140,9 @@ int run_merge_command(const std::vector<std::string>& args) {
                                  " combinations; the shards ran " + identity.at("combinations").dump());
     }
 
-    std::vector<NamedFile> output_files = {{"--output", output + ".csv"}, {"--output", output + ".json"}};
-    const std::size_t validation_file = output_files.size();
-    if (request.periods > 0) output_files.push_back({"--output", output + ".validation.json"});
-    const std::size_t walk_forward_file = output_files.size();
-    if (checked.walk_forward_plan) output_files.push_back({"--output", output + ".walkforward.csv"});
     std::vector<NamedFile> inputs_named;
     for (const std::string& file : files) inputs_named.push_back({"SHARD", file});
-    OutputTransaction outputs = open_outputs(output_files, inputs_named, &interrupt_requested());
+    OutputTransaction outputs = open_outputs(result_files(output, checked), inputs_named, &interrupt_requested());
 
     // Rows: the same total order as one process (Note [Deterministic ranking]).
     const MetricColumn& metric = *checked.metric;
@@ -206,23 +201,13 @@ int run_merge_command(const std::vector<std::string>& args) {
     summary.account.margin_mode = *parse_margin_mode(identity.at("account").at("margin_mode").get<std::string>());
     summary.inputs = inputs;
     const RowsInMemory rows(ranked);
-    write_results_csv(outputs.stream(0), strategy.spec, space, rows);
-    write_results_json(outputs.stream(1), summary, strategy.spec, space, rows);
-    if (validation) {
-        write_validation_json(outputs.stream(validation_file), *validation, strategy.spec, space, spans, bars_per_year);
-        if (validation->walk_forward) {
-            write_walk_forward_csv(outputs.stream(walk_forward_file), *validation->walk_forward, strategy.spec, space,
-                                   spans, bars_per_year);
-        }
-    }
+    write_result_files(outputs, summary, strategy.spec, space, rows, validation, spans, bars_per_year);
     outputs.commit();  // Note [Outputs committed together]
     std::cout << format_ranked_table(strategy.spec, space, ranked, metric, static_cast<std::size_t>(request.top_n));
     std::cout << "\nmerged " << shards.size() << " shards: " << summary.combinations << " combinations, "
               << summary.cells << " cells in " << summary.seconds << " s of the shards' sweeps\n";
     if (validation) std::cout << format_validation(*validation, strategy.spec, space, spans, bars_per_year);
-    std::cout << "results (" << ranked.size() << " rows ranked by " << request.rank_by << "): " << output << ".csv, "
-              << output << ".json" << (validation ? ", " + output + ".validation.json" : std::string())
-              << (validation && validation->walk_forward ? ", " + output + ".walkforward.csv" : std::string()) << "\n";
+    std::cout << describe_result_files(output, checked, ranked.size());
     return kExitOk;
 }
 

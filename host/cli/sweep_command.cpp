@@ -62,12 +62,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
     }
     // Note [Outputs checked before work]
     install_interrupt_handler();
-    std::vector<NamedFile> output_files = {{"--output", output + ".csv"}, {"--output", output + ".json"}};
-    if (checked.shard) output_files = {{"--output", output + ".shard"}};  // Note [Shards]
-    const std::size_t validation_file = output_files.size();
-    if (r.periods > 0 && !checked.shard) output_files.push_back({"--output", output + ".validation.json"});
-    const std::size_t walk_forward_file = output_files.size();
-    if (checked.walk_forward_plan && !checked.shard) output_files.push_back({"--output", output + ".walkforward.csv"});
+    const std::vector<NamedFile> output_files = checked.shard
+                                                    ? std::vector<NamedFile>{{"--output", output + ".shard"}}  // Note [Shards]
+                                                    : result_files(output, checked);
     OutputTransaction outputs = open_outputs(
         output_files,
         {{"--data", r.market.data_file}, {"--funding-file", r.market.funding_file}, {"--instruments", r.market.instruments_file},
@@ -106,15 +103,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const std::optional<SweepValidation>& validation = run->validation;
     const RunSummary& summary = run->summary;
     const RankedRows& written = run->ranked();
-    write_results_csv(outputs.stream(0), spec, space, written);
-    write_results_json(outputs.stream(1), summary, spec, space, written);
-    if (validation) {
-        write_validation_json(outputs.stream(validation_file), *validation, spec, space, run->spans, run->bars_per_year);
-        if (validation->walk_forward) {
-            write_walk_forward_csv(outputs.stream(walk_forward_file), *validation->walk_forward, spec, space,
-                                   run->spans, run->bars_per_year);
-        }
-    }
+    write_result_files(outputs, summary, spec, space, written, validation, run->spans, run->bars_per_year);
     outputs.commit();  // Note [Outputs committed together]
 
     std::cout << format_ranked_table(spec, space, outcome.top, *checked.metric, static_cast<std::size_t>(r.top_n));
@@ -130,10 +119,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     if (validation) {
         std::cout << format_validation(*validation, spec, space, run->spans, run->bars_per_year);
     }
-    std::cout << "results (" << written.size() << " rows ranked by " << r.rank_by << "): " << output << ".csv, "
-              << output << ".json" << (validation ? ", " + output + ".validation.json" : std::string())
-              << (validation && validation->walk_forward ? ", " + output + ".walkforward.csv" : std::string())
-              << "\n";
+    std::cout << describe_result_files(output, checked, written.size());
     if (!outcome.top.empty()) {
         std::cout << "replay the best: btforge replay" << strategy_arguments(r.strategy)
                   << account_arguments(r.account) << window_arguments(r.window) << " --combination " << outcome.top.front().combination_id

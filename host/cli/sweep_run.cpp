@@ -432,6 +432,36 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
 
 namespace btforge {
 
+std::vector<NamedFile> result_files(const std::string& output, const CheckedSweepRequest& request) {
+    std::vector<NamedFile> files = {{"--output", output + ".csv"}, {"--output", output + ".json"}};
+    if (request.request.periods > 0) files.push_back({"--output", output + ".validation.json"});
+    if (request.walk_forward_plan) files.push_back({"--output", output + ".walkforward.csv"});
+    return files;
+}
+
+void write_result_files(OutputTransaction& outputs, const RunSummary& summary, const StrategySpec& spec,
+                        const CombinationSpace& space, const RankedRows& rows,
+                        const std::optional<SweepValidation>& validation, const PeriodSpans& spans,
+                        double bars_per_year) {
+    write_results_csv(outputs.stream(0), spec, space, rows);
+    write_results_json(outputs.stream(1), summary, spec, space, rows);
+    if (!validation) return;
+    write_validation_json(outputs.stream(2), *validation, spec, space, spans, bars_per_year);
+    if (validation->walk_forward) {
+        write_walk_forward_csv(outputs.stream(3), *validation->walk_forward, spec, space, spans, bars_per_year);
+    }
+}
+
+std::string describe_result_files(const std::string& output, const CheckedSweepRequest& request, std::uint64_t rows) {
+    std::string text = "results (" + std::to_string(rows) + " rows ranked by " + request.request.rank_by + "):";
+    std::string separator = " ";
+    for (const NamedFile& file : result_files(output, request)) {
+        text += separator + file.path.string();
+        separator = ", ";
+    }
+    return text + "\n";
+}
+
 ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& checked) {
     ShardFile shard;
     nlohmann::ordered_json& h = shard.header;

@@ -11,6 +11,7 @@
 
 #include "host/cli/account_options.h"
 #include "host/cli/backend_choice.h"
+#include "host/cli/command_line.h"
 #include "host/cli/market_options.h"
 #include "host/cli/run_header.h"
 #include "host/cli/strategy_options.h"
@@ -165,6 +166,18 @@ SweepValidation validate_rows(const CheckedSweepRequest& request, std::span<cons
 // Where each of `ids` ran in `space` (its ordinal: the index of its period
 // statistics).
 std::vector<SweepRowRef> rows_of(const CombinationSpace& space, const std::vector<std::uint64_t>& ids);
+
+// The result files of a sweep, which `btforge sweep` and `btforge merge`
+// write alike: OUTPUT.csv and OUTPUT.json, OUTPUT.validation.json when the
+// run keeps period statistics, OUTPUT.walkforward.csv with a walk-forward.
+std::vector<NamedFile> result_files(const std::string& output, const CheckedSweepRequest& request);
+// Writes them, in result_files' order, to the transaction's streams.
+void write_result_files(OutputTransaction& outputs, const RunSummary& summary, const StrategySpec& spec,
+                        const CombinationSpace& space, const RankedRows& rows,
+                        const std::optional<SweepValidation>& validation, const PeriodSpans& spans,
+                        double bars_per_year);
+// "results (20 rows ranked by sharpe): OUT.csv, OUT.json, ..."
+std::string describe_result_files(const std::string& output, const CheckedSweepRequest& request, std::uint64_t rows);
 
 // The shard file of a --shard run (Note [Shard files]).
 ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& request);

@@ -80,7 +80,10 @@ namespace {
 // The GPU ordinals to run on: --devices (all, or a comma list), else --device.
 std::vector<int> chosen_devices(const BackendChoice& c, int available) {
     std::vector<int> chosen;
-    if (c.devices.empty()) {
+    if (c.devices.empty() && c.node_rank >= 0 && available > 0) {
+        // Note [Ranks and their GPUs]
+        chosen.push_back(c.node_rank % available);
+    } else if (c.devices.empty()) {
         chosen.push_back(c.device);
     } else if (c.devices == "all") {
         for (int d = 0; d < available; ++d) chosen.push_back(d);

@@ -29,6 +29,13 @@ struct BackendChoice {
     std::string jit_cache;  // --jit-cache DIR; "" = Note [JIT cache location]
     std::uint64_t max_chunk = std::uint64_t{1} << 18;  // --max-chunk: CudaRunOptions::max_chunk
     std::string kernel_variant = "auto";  // --kernel-variant: emu and cuda (Note [Kernel variants])
+    // Note [Ranks and their GPUs]
+    // Under --mpi, when neither --device nor --devices is given, the ranks of
+    // a node deal its GPUs among themselves: the rank with index l among the
+    // node's ranks takes GPU l mod (the GPUs it sees). One rank per GPU is
+    // the layout to ask for (mpirun -n GPUS, or srun --gpus-per-task=1, which
+    // leaves each rank one visible GPU: l mod 1 = 0). -1: not under MPI.
+    int node_rank = -1;
 };
 
 // `allowed` lists the --backend values the command takes, e.g. "auto|cpu|emu|cuda".

@@ -6,6 +6,7 @@
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
+#include "host/cli/mpi_sweep.h"
 #include "host/cli/sweep_run.h"
 #include "host/report/shard_file.h"
 
@@ -42,17 +43,40 @@ int run_sweep_command(const std::vector<std::string>& args) {
          "total_return), trade the next period, repeat; writes OUTPUT.walkforward.csv")
         ("shard", po::value(&request.shard)->value_name("i/N"),
          "run the i-th of N contiguous parts of the combinations (0 <= i < N) and write OUTPUT.shard for "
-         "btforge merge (Note [Shards]; cpu or emu)");
+         "btforge merge (Note [Shards])");
+    MpiSweepOptions mpi;
+    po::options_description distributed("MPI (mpirun -n R btforge sweep --mpi ...; docs/SCALING.md)");
+    distributed.add_options()
+        ("mpi", po::bool_switch(&mpi.enabled),
+         "run as one rank of an MPI job: the ranks share the run and rank 0 writes the one result set "
+         "(Note [Sweeps over MPI]); each rank uses its node's cores (--threads 0: shared among the node's ranks) "
+         "or one GPU of its node")
+        ("mpi-shards", po::value(&mpi.shards)->value_name("N"),
+         "cut the run into N shards (at least the ranks; default one per rank): more shards, less work lost "
+         "when a rank dies")
+        ("checkpoint", po::value(&mpi.checkpoint)->value_name("DIR"),
+         "write each completed shard to DIR and take the shards found there instead of running them: the same "
+         "command resumes a run that died (Note [Resuming an MPI run])");
     options.add(sweep)
         .add(validation_options)
+        .add(distributed)
         .add(backend_options(request.backend, "auto|cpu|emu|cuda", "auto"))
         .add(strategy_options(request.strategy, true))
         .add(account_options(request.account))
         .add(market_options(request.market))
         .add(window_options(request.window));
+    po::variables_map given;
     if (!parse_command_line(args, "Usage: btforge sweep [options]\nRuns every combination of a grid and ranks them.",
-                            options)) {
+                            options, &given)) {
         return kExitOk;
+    }
+    if (mpi.enabled) {
+        const bool device_chosen = (given.count("device") != 0 && !given["device"].defaulted()) || given.count("devices") != 0;
+        return run_mpi_sweep(std::move(request), output, mpi, device_chosen);
+    }
+    if (given.count("mpi-shards") != 0 || given.count("checkpoint") != 0) {
+        throw po::error(std::string(given.count("checkpoint") != 0 ? "--checkpoint" : "--mpi-shards") +
+                        " belongs to an MPI run: add --mpi (and start it with mpirun)");
     }
     CheckedSweepRequest checked = check_sweep_request(std::move(request));
     const SweepRequest& r = checked.request;
@@ -65,11 +89,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const std::vector<NamedFile> output_files = checked.shard
                                                     ? std::vector<NamedFile>{{"--output", output + ".shard"}}  // Note [Shards]
                                                     : result_files(output, checked);
-    OutputTransaction outputs = open_outputs(
-        output_files,
-        {{"--data", r.market.data_file}, {"--funding-file", r.market.funding_file}, {"--instruments", r.market.instruments_file},
-         {"--spec", r.strategy.spec_file}, {"--grid", r.strategy.grid_file}},
-        &interrupt_requested());
+    OutputTransaction outputs = open_outputs(output_files, input_files(r), &interrupt_requested());
     checked.request.spool_directory = std::filesystem::absolute(output + ".csv").parent_path();
 
     SweepHooks hooks;

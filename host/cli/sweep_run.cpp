@@ -276,9 +276,6 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
                         (backend.name != "cuda" ? "this sweep runs on " + backend.name
                                                 : std::string("this btforge was built without nvcc")));
     }
-    if (checked.shard && backend.name == "cuda") {
-        throw po::error("--shard runs on the host engines for now: give --backend cpu or emu (Note [Shards])");
-    }
     run->grid = load_grid(r.strategy, spec);
     const Grid& grid = *run->grid;
     run->space.emplace(spec, grid);
@@ -291,6 +288,15 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     if (window.n_bars < periods) {
         throw po::error("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
                         std::to_string(window.n_bars));
+    }
+
+    if (checked.shard) {
+        std::tie(run->first_ordinal, run->end_ordinal) = shard_ordinals(*checked.shard, space.count());
+        run->identity = run_identity(*run, checked);
+        if (hooks.resume && hooks.resume(*run)) {
+            run->resumed = true;
+            return run;
+        }
     }
 
     std::vector<std::vector<double>> values;
@@ -317,7 +323,6 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     sweep_options.top_n = static_cast<std::size_t>(r.top_n);
     sweep_options.keep_all_rows = false;
     if (checked.shard) {
-        std::tie(run->first_ordinal, run->end_ordinal) = shard_ordinals(*checked.shard, space.count());
         sweep_options.first_ordinal = run->first_ordinal;
         sweep_options.end_ordinal = run->end_ordinal;
         // A shard file holds every row of the shard when asked (Note [Shards]).
@@ -338,7 +343,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     {
         std::unique_ptr<ProgressReporter> reporter;
         if (hooks.progress_on_stderr) {
-            reporter = std::make_unique<ProgressReporter>("sweep", space.count(), progress.done,
+            reporter = std::make_unique<ProgressReporter>("sweep", progress.total.load(), progress.done,
                                                           static_cast<double>(cells_per_combination));
         }
         run->outcome = backend.run(job, sweep_options);
@@ -421,7 +426,6 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     summary.rank_by = r.rank_by;
     summary.account = run->account;
     summary.inputs = sweep_inputs(r);
-    if (checked.shard) run->identity = run_identity(*run, checked);
     run->top_rows_.emplace(outcome.top);
     if (run->spool) run->spool->rank();
     progress.stage = SweepProgress::kDone;
@@ -431,6 +435,14 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
 }  // namespace btforge
 
 namespace btforge {
+
+std::vector<NamedFile> input_files(const SweepRequest& r) {
+    return {{"--data", r.market.data_file},
+            {"--funding-file", r.market.funding_file},
+            {"--instruments", r.market.instruments_file},
+            {"--spec", r.strategy.spec_file},
+            {"--grid", r.strategy.grid_file}};
+}
 
 std::vector<NamedFile> result_files(const std::string& output, const CheckedSweepRequest& request) {
     std::vector<NamedFile> files = {{"--output", output + ".csv"}, {"--output", output + ".json"}};

@@ -74,8 +74,8 @@ struct SweepRequest {
 // one run's, all there, none twice, and writes what one process writes:
 // the rows ranked by the same total order (Note [Deterministic ranking]),
 // the validation over the union of the period statistics. Shards run on
-// the host engines (cpu, emu); cuda, and --rank-by dsr (which replays rows
-// on the market), are refused for now.
+// every engine (cpu, emu, cuda: the same bits, by parity); --rank-by dsr,
+// which replays rows on the market, is refused.
 struct ShardRange {
     std::uint64_t index = 0;
     std::uint64_t count = 1;
@@ -106,12 +106,19 @@ struct SweepProgress {
     std::atomic<std::uint64_t> total{0};
 };
 
+struct SweepRun;
+
 struct SweepHooks {
     // The run header (Note [Run header]) once it is known, before the sweep.
     std::function<void(const std::string&)> header;
     SweepProgress* progress = nullptr;          // optional
     const std::atomic<bool>* cancel = nullptr;  // optional: stops the run (SweepRun::cancelled)
     bool progress_on_stderr = false;            // ProgressReporter lines (the command line)
+    // A shard's run (Note [Shards]): called once the run is loaded and its
+    // identity known, before the sweep; returning true ends run_sweep there
+    // with SweepRun::resumed set (the shard is had already: Note [Resuming
+    // an MPI run]). Empty: always run.
+    std::function<bool(const SweepRun&)> resume;
 };
 
 // Everything a finished sweep is. Not movable: the space refers to the spec
@@ -143,6 +150,9 @@ struct SweepRun {
     // `cancelled_while` says during what, for the message.
     bool cancelled = false;
     std::string cancelled_while;
+    // True when SweepHooks::resume took the shard (only the loading and
+    // `identity` are meaningful).
+    bool resumed = false;
 
     // The rows the result files hold, best first: every row with all_rows,
     // else the top.
@@ -166,6 +176,9 @@ SweepValidation validate_rows(const CheckedSweepRequest& request, std::span<cons
 // Where each of `ids` ran in `space` (its ordinal: the index of its period
 // statistics).
 std::vector<SweepRowRef> rows_of(const CombinationSpace& space, const std::vector<std::uint64_t>& ids);
+
+// The files a sweep reads, named by their options: no output may be one.
+std::vector<NamedFile> input_files(const SweepRequest& request);
 
 // The result files of a sweep, which `btforge sweep` and `btforge merge`
 // write alike: OUTPUT.csv and OUTPUT.json, OUTPUT.validation.json when the

@@ -216,8 +216,19 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     SweepOutcome outcome;
     outcome.threads = 1;
     outcome.kernel_variant = stats.kernel_variant;
-    outcome.combinations = job.space->count();
+    // Note [Shards]: positions count from options.first_ordinal, as on the
+    // host engines (the rows' `all`, periods and sink indices too).
+    const std::uint64_t first_ordinal = options.first_ordinal;
+    const std::uint64_t end_ordinal =
+        options.end_ordinal != 0 ? std::min(options.end_ordinal, job.space->count()) : job.space->count();
+    outcome.combinations = end_ordinal > first_ordinal ? end_ordinal - first_ordinal : 0;
     if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
+    if (outcome.combinations == 0) {
+        // An empty shard (more shards than combinations): nothing to launch.
+        outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+        if (stats_out != nullptr) *stats_out = std::move(stats);
+        return outcome;
+    }
 
     // Resident data: the market, the series, the decode tables.
     const device::MarketView& market = tables.market;
@@ -482,7 +493,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         unsigned long long* ids = slot.ids.as<unsigned long long>();
         for (std::uint64_t i = 0; i < slot.count; ++i) {
             const std::uint64_t position = slot.begin + i;
-            ids[i] = job.space->combination_id(order ? (*order)(position) : position);
+            ids[i] = job.space->combination_id(first_ordinal + (order ? (*order)(position) : position));
         }
         driver.check(api.cuMemcpyHtoDAsync(slot.device_ids, ids, slot.count * sizeof(unsigned long long),
                                            slot.stream.get()),

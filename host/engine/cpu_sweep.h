@@ -49,7 +49,7 @@ struct SweepOptions {
     // Note [Shards]: run only the ordinals [first_ordinal, end_ordinal) of
     // the run order (end 0: the space's end). The outcome's rows keep their
     // combination ids; its periods, `all` and the row sink's ordinals count
-    // from first_ordinal. The host engines (cpu, emu) take it; cuda refuses.
+    // from first_ordinal. Every engine takes it (cpu, emu, cuda).
     std::uint64_t first_ordinal = 0;
     std::uint64_t end_ordinal = 0;
     // Every row as soon as it is computed, `rows` at run order `first_ordinal`

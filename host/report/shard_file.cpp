@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 
 #include "host/data/data_error.h"
@@ -39,14 +40,32 @@ void write_shard_file(std::ostream& out, const ShardFile& shard) {
               static_cast<std::streamsize>(shard.periods.size() * sizeof(PeriodStatistics)));
 }
 
+std::string shard_bytes(const ShardFile& shard) {
+    std::ostringstream out;
+    write_shard_file(out, shard);
+    return std::move(out).str();
+}
+
+std::string identity_difference(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b) {
+    for (const auto& [key, value] : a.items()) {
+        if (!b.contains(key) || b[key] != value) return key;
+    }
+    for (const auto& [key, value] : b.items()) {
+        if (!a.contains(key)) return key;
+    }
+    return "";
+}
+
 ShardFile read_shard_file(const std::filesystem::path& file) {
-    const std::string name = file.string();
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw DataError(file.string(), 0, 0, "cannot-read", "cannot open the shard file");
+    return read_shard_bytes(file.string(), std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+}
+
+ShardFile read_shard_bytes(const std::string& name, const std::string& bytes) {
     const auto fail = [&name](const std::string& rule, const std::string& message) {
         return DataError(name, 0, 0, rule, message);
     };
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw fail("cannot-read", "cannot open the shard file");
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::size_t fixed = sizeof kMagic + sizeof(std::uint32_t) + sizeof(std::uint64_t);
     if (bytes.size() < fixed || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
         throw fail("not-a-shard", "not a shard file of btforge sweep --shard (no BTFSHARD header)");

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,10 +30,19 @@ struct ShardFile {
 };
 
 void write_shard_file(std::ostream& out, const ShardFile& shard);
+// The file's bytes, for a shard that travels as a message (btforge sweep
+// --mpi).
+std::string shard_bytes(const ShardFile& shard);
 
 // Throws DataError (file, rule) for a file that is not a shard of this
 // format: unreadable, wrong magic or version, sizes of another build,
 // counts that do not match the bytes.
 ShardFile read_shard_file(const std::filesystem::path& file);
+// The same from the bytes of a file or message called `name` in errors.
+ShardFile read_shard_bytes(const std::string& name, const std::string& bytes);
+
+// Of two runs' identities, the first key whose value differs ("" when none),
+// for a refusal that names what differs.
+std::string identity_difference(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b);
 
 }  // namespace btforge

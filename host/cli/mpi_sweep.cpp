@@ -1,0 +1,329 @@
+#include "host/cli/mpi_sweep.h"
+
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include "host/cli/interrupt.h"
+#include "host/cli/shard_merge.h"
+#include "host/io/atomic_file.h"
+#include "host/mpi/mpi_communicator.h"
+
+namespace btforge {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// What a rank tells rank 0 after the set-up and after the work (Note
+// [Sweeps over MPI]).
+struct RankReport {
+    enum Status : char { kOk = 'o', kFailed = 'f', kUsage = 'u', kInterrupted = 'i' };
+    Status status = kOk;
+    std::string host;
+    std::string message;          // why not kOk
+    std::uint64_t resumed = 0;    // shards taken from --checkpoint
+    std::vector<std::pair<std::string, std::string>> shards;  // name, shard-file bytes
+};
+
+// Note [Rank 0 speaks for the job]
+// A rank whose report reached rank 0 exits 0, whatever it reports: Open MPI
+// ends the whole job at the first non-zero exit, which would kill rank 0
+// before it could receive the other reports and say what failed. So the
+// job's exit status and its message are rank 0's, which reports every
+// rank's failure by rank number and host.
+
+void put_number(std::string& out, std::uint64_t value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); }
+void put_text(std::string& out, const std::string& text) {
+    put_number(out, text.size());
+    out += text;
+}
+
+std::string encode(const RankReport& report) {
+    std::string out(1, static_cast<char>(report.status));
+    put_text(out, report.host);
+    put_text(out, report.message);
+    put_number(out, report.resumed);
+    put_number(out, report.shards.size());
+    for (const auto& [name, bytes] : report.shards) {
+        put_text(out, name);
+        put_text(out, bytes);
+    }
+    return out;
+}
+
+RankReport decode(int rank, const std::string& bytes) {
+    std::size_t at = 0;
+    const auto fail = [rank]() { return MpiFailure("the report of rank " + std::to_string(rank) + " is malformed"); };
+    const auto number = [&]() {
+        std::uint64_t value = 0;
+        if (bytes.size() - at < sizeof value) throw fail();
+        std::memcpy(&value, bytes.data() + at, sizeof value);
+        at += sizeof value;
+        return value;
+    };
+    const auto text = [&]() {
+        const std::uint64_t size = number();
+        if (bytes.size() - at < size) throw fail();
+        std::string value = bytes.substr(at, size);
+        at += size;
+        return value;
+    };
+    if (bytes.empty()) throw fail();
+    RankReport report;
+    report.status = static_cast<RankReport::Status>(bytes[at++]);
+    report.host = text();
+    report.message = text();
+    report.resumed = number();
+    for (std::uint64_t n = number(); n > 0; --n) {
+        std::string name = text();
+        report.shards.emplace_back(std::move(name), text());
+    }
+    return report;
+}
+
+// The report of a rank whose work threw.
+RankReport failure_report(const std::string& host, const std::exception_ptr& failure) {
+    RankReport report;
+    report.host = host;
+    report.status = RankReport::kFailed;
+    try {
+        std::rethrow_exception(failure);
+    } catch (const po::error& e) {
+        report.status = RankReport::kUsage;
+        report.message = e.what();
+    } catch (const OutputCancelled& e) {
+        report.status = RankReport::kInterrupted;
+        report.message = e.what();
+    } catch (const std::bad_alloc&) {
+        report.message = "out of memory";
+    } catch (const std::exception& e) {
+        report.message = e.what();
+    } catch (...) {
+        report.message = "an unknown failure";
+    }
+    return report;
+}
+
+// Rank 0 gets every rank's report in rank order, its own first; the other
+// ranks send theirs and get nothing.
+std::vector<RankReport> exchange_reports(const MpiCommunicator& world, RankReport mine) {
+    if (world.rank() != 0) {
+        world.send(0, encode(mine), "its report");
+        return {};
+    }
+    std::vector<RankReport> reports;
+    reports.push_back(std::move(mine));
+    for (int rank = 1; rank < world.size(); ++rank) reports.push_back(decode(rank, world.receive(rank, "the report")));
+    return reports;
+}
+
+// Rank 0, when some report is not kOk: throws the error main reports (rank
+// 0's own exception when it has one, the other ranks' messages on stderr
+// first), or returns the interrupted exit code.
+int settle_failures(const std::vector<RankReport>& reports, const std::exception_ptr& own, const std::string& when,
+                    const MpiSweepOptions& mpi) {
+    std::string failures;
+    bool interrupted = false;
+    for (std::size_t rank = 0; rank < reports.size(); ++rank) {
+        const RankReport& report = reports[rank];
+        if (report.status == RankReport::kInterrupted) interrupted = true;
+        if (report.status != RankReport::kFailed && report.status != RankReport::kUsage) continue;
+        // Every rank read the same command line: a message rank 0 has too
+        // is said once, by rank 0.
+        if (own && rank != 0 && report.message == reports.front().message) continue;
+        if (rank == 0 && own) continue;
+        failures += (failures.empty() ? "" : "; ") + std::string("rank ") + std::to_string(rank) + " of " +
+                    std::to_string(reports.size()) + " (on " + report.host + ") failed " + when + ": " + report.message;
+    }
+    const std::string resume = mpi.checkpoint.empty()
+                                   ? ""
+                                   : "; the shards completed are in " + mpi.checkpoint +
+                                         ": the same command resumes from them (Note [Resuming an MPI run])";
+    if (own) {
+        if (!failures.empty()) std::cerr << "btforge sweep --mpi: " << failures << "\n";
+        std::rethrow_exception(own);
+    }
+    if (!failures.empty()) throw std::runtime_error(failures + "; no result file written" + resume);
+    if (interrupted) {
+        std::cerr << "btforge sweep --mpi: interrupted " << when << "; no result file written" << resume << "\n";
+    }
+    return kExitInterrupted;
+}
+
+std::filesystem::path checkpoint_file(const std::string& directory, std::uint64_t index, std::uint64_t count) {
+    const std::size_t width = std::to_string(count - 1).size();
+    std::string i = std::to_string(index);
+    i.insert(0, width - i.size(), '0');
+    return std::filesystem::path(directory) / ("shard-" + i + "-of-" + std::to_string(count) + ".shard");
+}
+
+// Note [Resuming an MPI run]: the checkpoint of this shard, when there is
+// one of this run; an error when it is another run's.
+bool take_checkpoint(const std::filesystem::path& file, const SweepRun& run, std::optional<ShardFile>* taken) {
+    std::error_code error;
+    if (!std::filesystem::exists(file, error)) return false;
+    ShardFile shard = read_shard_file(file);
+    const nlohmann::ordered_json& there = shard.header.at("identity");
+    if (there != run.identity) {
+        const std::string key = identity_difference(run.identity, there);
+        throw std::runtime_error("--checkpoint: " + file.string() + " is a shard of another run (its " + key + " is " +
+                                 there.value(key, nlohmann::ordered_json()).dump() + ", this run's " +
+                                 run.identity.value(key, nlohmann::ordered_json()).dump() +
+                                 "); remove it, or give another --checkpoint directory");
+    }
+    const nlohmann::ordered_json& range = shard.header.at("shard");
+    if (range.at("first_ordinal").get<std::uint64_t>() != run.first_ordinal ||
+        range.at("end_ordinal").get<std::uint64_t>() != run.end_ordinal) {
+        throw std::runtime_error("--checkpoint: " + file.string() + " holds combinations " +
+                                 range.at("first_ordinal").dump() + ".." + range.at("end_ordinal").dump() +
+                                 ", not this shard's " + std::to_string(run.first_ordinal) + ".." +
+                                 std::to_string(run.end_ordinal) + "; remove it");
+    }
+    *taken = std::move(shard);
+    return true;
+}
+
+}  // namespace
+
+int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSweepOptions& mpi, bool device_chosen) {
+    if (!request.shard.empty()) {
+        throw po::error("--mpi cuts the run into shards itself; --shard is for runs without MPI (Note [Shards])");
+    }
+    // Until MPI is up every rank speaks for itself.
+    const std::unique_ptr<MpiCommunicator> world = MpiCommunicator::open();
+    const int rank = world->rank();
+    const int ranks = world->size();
+    install_interrupt_handler();
+
+    // The set-up, checked by every rank before any work (Note [Sweeps over MPI]).
+    CheckedSweepRequest checked;
+    std::uint64_t shards = 0;
+    std::exception_ptr own;
+    try {
+        if (request.threads == 0) {
+            // The node's hardware threads, shared by its ranks.
+            const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+            request.threads = static_cast<int>(std::max(1u, hardware / static_cast<unsigned>(world->node_size())));
+        }
+        if (!device_chosen) request.backend.node_rank = world->node_rank();  // Note [Ranks and their GPUs]
+        shards = mpi.shards != 0 ? mpi.shards : static_cast<std::uint64_t>(ranks);
+        if (shards < static_cast<std::uint64_t>(ranks)) {
+            throw po::error("--mpi-shards " + std::to_string(shards) + " is fewer than the " + std::to_string(ranks) +
+                            " ranks: every rank takes one shard at least");
+        }
+        request.shard = "0/" + std::to_string(shards);  // the shard options' checks
+        checked = check_sweep_request(std::move(request));
+        if (rank == 0) {
+            if (output.empty() || output.back() == '/') {
+                throw po::error("--output '" + output + "': expected a file name without extension (results go to " +
+                                "OUTPUT.csv and OUTPUT.json)");
+            }
+            // Note [Outputs checked before work]; opened again for the merge,
+            // so no temporary waits through the run.
+            open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
+            std::cerr << "btforge sweep --mpi: " << ranks << (ranks == 1 ? " rank" : " ranks") << " ("
+                      << world->library() << "), " << shards << " shards, rank r runs shards r, r + " << ranks
+                      << ", ...; the progress shown is rank 0's\n";
+        }
+        if (!mpi.checkpoint.empty()) std::filesystem::create_directories(mpi.checkpoint);
+        // Loaded once for all of the rank's shards.
+        checked.request.loaded_market = std::make_shared<const LoadedMarket>(load_market(checked.request.market));
+    } catch (...) {
+        own = std::current_exception();
+    }
+    if (world->all_min(own ? 0 : 1) == 0) {
+        RankReport mine;
+        mine.host = world->host();
+        if (own) mine = failure_report(world->host(), own);
+        const std::vector<RankReport> reports = exchange_reports(*world, mine);
+        if (rank != 0) return kExitOk;  // Note [Rank 0 speaks for the job]
+        return settle_failures(reports, own, "while setting up", mpi);
+    }
+
+    // The work: this rank's shards, each from a checkpoint or run.
+    RankReport work;
+    work.host = world->host();
+    try {
+        for (std::uint64_t i = static_cast<std::uint64_t>(rank); i < shards; i += static_cast<std::uint64_t>(ranks)) {
+            CheckedSweepRequest part = checked;
+            part.shard = ShardRange{i, shards};
+            part.request.shard = std::to_string(i) + "/" + std::to_string(shards);
+            SweepHooks hooks;
+            hooks.cancel = &interrupt_requested();
+            hooks.progress_on_stderr = rank == 0;
+            if (rank == 0 && i == 0) hooks.header = [](const std::string& header) { std::cerr << header; };
+            const std::filesystem::path file =
+                mpi.checkpoint.empty() ? std::filesystem::path() : checkpoint_file(mpi.checkpoint, i, shards);
+            std::optional<ShardFile> resumed;
+            if (!mpi.checkpoint.empty()) {
+                hooks.resume = [&](const SweepRun& run) { return take_checkpoint(file, run, &resumed); };
+            }
+            const std::unique_ptr<SweepRun> run = run_sweep(part, hooks);
+            if (run->cancelled) {
+                work.status = RankReport::kInterrupted;
+                work.message = "shard " + part.request.shard + " " + run->cancelled_while;
+                break;
+            }
+            if (resumed) {
+                ++work.resumed;
+                work.shards.emplace_back(file.string(), shard_bytes(*resumed));
+                continue;
+            }
+            const ShardFile shard = make_shard_file(*run, part);
+            if (!mpi.checkpoint.empty()) {
+                OutputTransaction checkpoint = open_outputs({{"--checkpoint", file}}, {}, &interrupt_requested());
+                write_shard_file(checkpoint.stream(0), shard);
+                checkpoint.commit();
+            }
+            work.shards.emplace_back("rank " + std::to_string(rank) + "'s shard " + part.request.shard,
+                                     shard_bytes(shard));
+        }
+    } catch (...) {
+        own = std::current_exception();
+        work = failure_report(world->host(), own);
+    }
+    std::vector<RankReport> reports = exchange_reports(*world, std::move(work));
+    if (rank != 0) return kExitOk;  // Note [Rank 0 speaks for the job]
+    for (const RankReport& report : reports) {
+        if (report.status != RankReport::kOk) return settle_failures(reports, own, "during the sweep", mpi);
+    }
+
+    // Rank 0: the merge, as btforge merge does it.
+    std::vector<NamedShard> named;
+    std::set<std::string> hosts;
+    std::uint64_t resumed = 0;
+    for (RankReport& report : reports) {
+        hosts.insert(report.host);
+        resumed += report.resumed;
+        for (auto& [name, bytes] : report.shards) named.push_back({name, read_shard_bytes(name, bytes)});
+        report.shards.clear();
+    }
+    const std::vector<NamedShard> checked_shards = check_shards(std::move(named));
+    OutputTransaction outputs =
+        open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
+    SweepHooks hooks;
+    hooks.cancel = &interrupt_requested();
+    hooks.progress_on_stderr = true;
+    const std::string what = "mpi: " + std::to_string(ranks) + (ranks == 1 ? " rank on " : " ranks on ") +
+                             std::to_string(hosts.size()) + (hosts.size() == 1 ? " host, " : " hosts, ") +
+                             std::to_string(shards) + (shards == 1 ? " shard merged" : " shards merged");
+    const std::unique_ptr<MergedSweep> merged = merge_shards(checked_shards, checked, what, hooks);
+    if (merged->cancelled) {
+        std::cerr << "btforge sweep --mpi: interrupted while computing the probability of backtest overfitting; no "
+                     "result file written\n";
+        return kExitInterrupted;
+    }
+    write_merged(outputs, *merged);
+    outputs.commit();  // Note [Outputs committed together]
+    std::cout << format_merged(*merged, checked, output);
+    if (resumed != 0) {
+        std::cout << "resumed " << resumed << " of " << shards << " shards from " << mpi.checkpoint
+                  << " (Note [Resuming an MPI run])\n";
+    }
+    return kExitOk;
+}
+
+}  // namespace btforge

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "host/cli/sweep_run.h"
+
+namespace btforge {
+
+// Note [Sweeps over MPI]
+// `mpirun -n R btforge sweep --mpi ...`: every rank parses the same command
+// line; the run is cut into N shards (--mpi-shards, default R; Note
+// [Shards]) and rank r runs shards r, r + R, r + 2R, ... on its node's
+// cores (--threads 0: the node's hardware threads shared among its ranks)
+// or GPU (Note [Ranks and their GPUs]). Each rank sends its shards, as
+// shard-file bytes, to rank 0, which checks and merges them as `btforge
+// merge` does and writes the one result set: byte for byte what one process
+// writes. Nothing is written unless every shard arrived: a rank that fails
+// reports its error to rank 0, which names the rank and writes nothing; a
+// rank that dies ends the job through mpirun (Open MPI kills the other
+// ranks and names the dead one), which again leaves no result file (Note
+// [Outputs committed together]). The exchanges are two: an agreement after
+// the set-up (options, outputs, market) so a mistake stops every rank before
+// the work, and the reports after it.
+//
+// Note [Resuming an MPI run]
+// With --checkpoint DIR each rank also writes each shard it completes to
+// DIR/shard-I-of-N.shard (whole or not at all). A later run with the same
+// options and DIR takes the shards it finds there instead of running them,
+// after checking that each is a shard of this run (the identity of Note
+// [Shard files]); one of another run is an error naming it, not a silent
+// mix. More shards than ranks (--mpi-shards) make the unit of lost work
+// smaller. DIR must be reachable from the rank that owns a shard (shard i:
+// rank i mod R); a shard a rank cannot see is run again, which costs time,
+// not correctness.
+struct MpiSweepOptions {
+    bool enabled = false;       // --mpi
+    std::uint64_t shards = 0;   // --mpi-shards (0: one per rank)
+    std::string checkpoint;     // --checkpoint DIR ("" none)
+};
+
+// Runs this process's part of an MPI sweep; rank 0 writes OUTPUT.* and
+// prints what `btforge sweep` prints. `device_chosen`: --device or --devices
+// was given (else Note [Ranks and their GPUs]). Returns the exit code of
+// this rank; rank 0 throws the errors main reports.
+int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSweepOptions& mpi, bool device_chosen);
+
+}  // namespace btforge

@@ -36,20 +36,8 @@ int run_merge_command(const std::vector<std::string>& args) {
     std::vector<NamedFile> inputs;
     for (const std::string& file : files) inputs.push_back({"SHARD", file});
     OutputTransaction outputs = open_outputs(result_files(output, checked), inputs, &interrupt_requested());
-    SweepHooks hooks;
-    hooks.cancel = &interrupt_requested();
-    hooks.progress_on_stderr = true;
-    const std::unique_ptr<MergedSweep> merged =
-        merge_shards(shards, checked, std::to_string(shards.size()) + " shards merged", hooks);
-    if (merged->cancelled) {
-        std::cerr << "btforge merge: interrupted while computing the probability of backtest overfitting; no "
-                     "result file written\n";
-        return kExitInterrupted;
-    }
-    write_merged(outputs, *merged);
-    outputs.commit();  // Note [Outputs committed together]
-    std::cout << format_merged(*merged, checked, output);
-    return kExitOk;
+    return merge_and_write(shards, checked, std::to_string(shards.size()) + " shards merged", outputs, output,
+                           "btforge merge");
 }
 
 }  // namespace btforge

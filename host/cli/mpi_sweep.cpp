@@ -304,21 +304,11 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
     const std::vector<NamedShard> checked_shards = check_shards(std::move(named));
     OutputTransaction outputs =
         open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
-    SweepHooks hooks;
-    hooks.cancel = &interrupt_requested();
-    hooks.progress_on_stderr = true;
     const std::string what = "mpi: " + std::to_string(ranks) + (ranks == 1 ? " rank on " : " ranks on ") +
                              std::to_string(hosts.size()) + (hosts.size() == 1 ? " host, " : " hosts, ") +
                              std::to_string(shards) + (shards == 1 ? " shard merged" : " shards merged");
-    const std::unique_ptr<MergedSweep> merged = merge_shards(checked_shards, checked, what, hooks);
-    if (merged->cancelled) {
-        std::cerr << "btforge sweep --mpi: interrupted while computing the probability of backtest overfitting; no "
-                     "result file written\n";
-        return kExitInterrupted;
-    }
-    write_merged(outputs, *merged);
-    outputs.commit();  // Note [Outputs committed together]
-    std::cout << format_merged(*merged, checked, output);
+    const int code = merge_and_write(checked_shards, checked, what, outputs, output, "btforge sweep --mpi");
+    if (code != kExitOk) return code;
     if (resumed != 0) {
         std::cout << "resumed " << resumed << " of " << shards << " shards from " << mpi.checkpoint
                   << " (Note [Resuming an MPI run])\n";

@@ -1,9 +1,13 @@
 #include "host/cli/shard_merge.h"
 
 #include <algorithm>
+#include <iostream>
 #include <map>
-#include <sstream>
+#include <memory>
+#include <optional>
 
+#include "host/cli/command_line.h"
+#include "host/cli/interrupt.h"
 #include "host/io/sha256.h"
 #include "host/spec/account_settings.h"
 
@@ -71,6 +75,29 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.threads = threads;
     return check_sweep_request(request);
 }
+
+namespace {
+
+// What one process would have: the rows ranked by the same total order
+// (Note [Deterministic ranking]), the validation over the union of the
+// period statistics, the summary. Not movable (the space refers to the spec
+// and the grid).
+struct MergedSweep {
+    MergedSweep() = default;
+    MergedSweep(const MergedSweep&) = delete;
+    MergedSweep& operator=(const MergedSweep&) = delete;
+
+    LoadedStrategy strategy;
+    std::optional<Grid> grid;
+    std::optional<CombinationSpace> space;
+    std::vector<ResultRow> ranked;
+    std::optional<SweepValidation> validation;
+    PeriodSpans spans;
+    double bars_per_year = 0.0;
+    RunSummary summary;
+    std::uint64_t shards = 0;
+    bool cancelled = false;  // the validation was interrupted (hooks.cancel)
+};
 
 std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards, const CheckedSweepRequest& checked,
                                           const std::string& what, const SweepHooks& hooks) {
@@ -148,24 +175,34 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     return merged;
 }
 
-void write_merged(OutputTransaction& outputs, const MergedSweep& merged) {
-    const RowsInMemory rows(merged.ranked);
-    write_result_files(outputs, merged.summary, merged.strategy.spec, *merged.space, rows, merged.validation,
-                       merged.spans, merged.bars_per_year);
-}
+}  // namespace
 
-std::string format_merged(const MergedSweep& merged, const CheckedSweepRequest& request, const std::string& output) {
-    std::ostringstream text;
-    const StrategySpec& spec = merged.strategy.spec;
-    text << format_ranked_table(spec, *merged.space, merged.ranked, *request.metric,
-                                static_cast<std::size_t>(request.request.top_n));
-    text << "\n" << merged.summary.backend << ": " << merged.summary.combinations << " combinations, "
-         << merged.summary.cells << " cells in " << merged.summary.seconds << " s of the shards' sweeps\n";
-    if (merged.validation) {
-        text << format_validation(*merged.validation, spec, *merged.space, merged.spans, merged.bars_per_year);
+int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepRequest& request,
+                    const std::string& what, OutputTransaction& outputs, const std::string& output,
+                    const std::string& command) {
+    SweepHooks hooks;
+    hooks.cancel = &interrupt_requested();
+    hooks.progress_on_stderr = true;
+    const std::unique_ptr<MergedSweep> merged = merge_shards(shards, request, what, hooks);
+    if (merged->cancelled) {
+        std::cerr << command << ": interrupted while computing the probability of backtest overfitting; no result "
+                  << "file written\n";
+        return kExitInterrupted;
     }
-    text << describe_result_files(output, request, merged.ranked.size());
-    return text.str();
+    const StrategySpec& spec = merged->strategy.spec;
+    const CombinationSpace& space = *merged->space;
+    write_result_files(outputs, merged->summary, spec, space, RowsInMemory(merged->ranked), merged->validation,
+                       merged->spans, merged->bars_per_year);
+    outputs.commit();  // Note [Outputs committed together]
+    std::cout << format_ranked_table(spec, space, merged->ranked, *request.metric,
+                                     static_cast<std::size_t>(request.request.top_n));
+    std::cout << "\n" << merged->summary.backend << ": " << merged->summary.combinations << " combinations, "
+              << merged->summary.cells << " cells in " << merged->summary.seconds << " s of the shards' sweeps\n";
+    if (merged->validation) {
+        std::cout << format_validation(*merged->validation, spec, space, merged->spans, merged->bars_per_year);
+    }
+    std::cout << describe_result_files(output, request, merged->ranked.size());
+    return kExitOk;
 }
 
 }  // namespace btforge

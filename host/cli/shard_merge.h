@@ -1,7 +1,5 @@
 #pragma once
 
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,36 +24,14 @@ std::vector<NamedShard> check_shards(std::vector<NamedShard> shards);
 // `threads` for the validation. Throws the request's usage errors.
 CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads);
 
-// What one process would have: the rows ranked by the same total order
-// (Note [Deterministic ranking]), the validation over the union of the
-// period statistics, the summary. Not movable (the space refers to the spec
-// and the grid).
-struct MergedSweep {
-    MergedSweep() = default;
-    MergedSweep(const MergedSweep&) = delete;
-    MergedSweep& operator=(const MergedSweep&) = delete;
-
-    LoadedStrategy strategy;
-    std::optional<Grid> grid;
-    std::optional<CombinationSpace> space;
-    std::vector<ResultRow> ranked;
-    std::optional<SweepValidation> validation;
-    PeriodSpans spans;
-    double bars_per_year = 0.0;
-    RunSummary summary;
-    std::uint64_t shards = 0;
-    bool cancelled = false;  // the validation was interrupted (hooks.cancel)
-};
-
-// Merges checked shards. Refuses a spec or grid that changed since the
-// shards ran. `what` heads the summary's backend ("4 shards merged").
-std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards, const CheckedSweepRequest& request,
-                                          const std::string& what, const SweepHooks& hooks);
-
-// The result files of the merged run, in result_files' order.
-void write_merged(OutputTransaction& outputs, const MergedSweep& merged);
-// The ranked table, the validation and the result files, as btforge sweep
-// prints them.
-std::string format_merged(const MergedSweep& merged, const CheckedSweepRequest& request, const std::string& output);
+// Merges checked shards as one process would have ranked and validated
+// them (refusing a spec or grid changed since they ran), writes the result files to
+// `outputs` (opened by the caller before the work: Note [Outputs checked
+// before work]) and prints what btforge sweep prints. An interrupted
+// validation writes nothing and is said as `command`'s. Returns the exit
+// code.
+int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepRequest& request,
+                    const std::string& what, OutputTransaction& outputs, const std::string& output,
+                    const std::string& command);
 
 }  // namespace btforge

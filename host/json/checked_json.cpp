@@ -1,5 +1,7 @@
 #include "host/json/checked_json.h"
 
+#include "host/io/input_file.h"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -254,22 +256,16 @@ json parse_checked_json(std::string_view text, const std::string& origin) {
 }
 
 std::string read_json_file(const std::filesystem::path& file, const std::string& origin) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec))
-        throw JsonInputError(origin, 0, 0, "", "cannot-read", "cannot read the file: it is a directory");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw JsonInputError(origin, 0, 0, "", "cannot-read", "cannot open the file");
-    std::string text;
-    std::array<char, 1 << 16> buffer;
-    while (in) {
-        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
-        if (text.size() > kMaxJsonDocumentBytes)
+    // Note [Reading input files]: the kind and the size are checked before a
+    // byte is read; a stream is refused the moment it passes the limit.
+    try {
+        return read_input_file(file, "JSON file", kMaxJsonDocumentBytes, InputStreaming::allowed);
+    } catch (const InputFileError& e) {
+        if (e.rule() == "too-large")
             throw JsonInputError(origin, 0, 0, "", "too-large",
                                  "expected a JSON document of " + size_limit_text() + ", got a larger file");
+        throw JsonInputError(origin, 0, 0, "", e.rule(), e.message());
     }
-    if (in.bad()) throw JsonInputError(origin, 0, 0, "", "cannot-read", "reading the file failed");
-    return text;
 }
 
 std::string json_pointer_child(std::string_view parent, std::string_view key) {

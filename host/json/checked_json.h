@@ -50,8 +50,9 @@ public:
     std::size_t line() const noexcept { return line_; }
     std::size_t column() const noexcept { return column_; }
     const std::string& json_pointer() const noexcept { return json_pointer_; }
-    // Stable kebab-case id: cannot-read, too-large, bad-json, too-deep,
-    // number-out-of-range, duplicate-key.
+    // Stable kebab-case id: cannot-read, not-a-regular-file (Note [Reading
+    // input files]), too-large, bad-json, too-deep, number-out-of-range,
+    // duplicate-key.
     const std::string& rule() const noexcept { return rule_; }
     // Without the location: "expected ..., got ..." or "invalid JSON: ...".
     const std::string& message() const noexcept { return message_; }
@@ -69,10 +70,11 @@ private:
 // `origin` names the source in errors. Throws JsonInputError.
 nlohmann::json parse_checked_json(std::string_view text, const std::string& origin);
 
-// Reads a whole file of at most kMaxJsonDocumentBytes, without ever holding
-// more than that plus one read buffer (a 10 GB file given by mistake is
-// refused after 64 MiB, not loaded). Throws JsonInputError with rule
-// cannot-read or too-large; `origin` names the file in errors.
+// Reads a whole file of at most kMaxJsonDocumentBytes through Note [Reading
+// input files]: a larger regular file is refused before it is read, a
+// stream once it passes the limit, a directory or device at once. Throws
+// JsonInputError with rule cannot-read, not-a-regular-file or too-large;
+// `origin` names the file in errors.
 std::string read_json_file(const std::filesystem::path& file, const std::string& origin);
 
 // RFC 6901 pointer of a member or an element of the value at `parent`

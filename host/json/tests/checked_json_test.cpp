@@ -127,8 +127,10 @@ TEST_CASE("read_json_file reads at most 64 MiB") {
         CHECK(rule_of(dir / "over.json") ==
               "too-large: expected a JSON document of at most 64 MiB (67108864 bytes), got a larger file");
     }
-    CHECK(rule_of(dir / "absent.json") == "cannot-read: cannot open the file");
-    CHECK(rule_of(dir) == "cannot-read: cannot read the file: it is a directory");
+    CHECK(rule_of(dir / "absent.json") == "cannot-read: no such file");
+    CHECK(rule_of(dir) == "not-a-regular-file: is a directory, not a JSON file");
+    // Note [Reading input files]: a device is refused before a byte is read.
+    CHECK(rule_of("/dev/zero") == "not-a-regular-file: is a character device, not a JSON file");
     std::filesystem::remove_all(dir);
 }
 

@@ -1,5 +1,7 @@
 #include "host/report/ranked_rows.h"
 
+#include "host/io/atomic_file.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -16,11 +18,9 @@ namespace {
 constexpr std::size_t kRecord = sizeof(ResultRow);
 
 // An unnamed file in `directory` (Note [Rows spooled to disk]).
-int open_unnamed_file(const std::filesystem::path& directory) {
-#ifdef O_TMPFILE
-    const int fd = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+int open_spool_file(const std::filesystem::path& directory) {
+    const int fd = open_unnamed_file(directory, O_RDWR);
     if (fd >= 0) return fd;
-#endif
     std::string name = (directory / ".btforge-rows-XXXXXX").string();
     const int fallback = ::mkostemp(name.data(), O_CLOEXEC);
     if (fallback >= 0) ::unlink(name.c_str());
@@ -31,7 +31,7 @@ int open_unnamed_file(const std::filesystem::path& directory) {
 
 RowSpool::RowSpool(const std::filesystem::path& directory, std::uint64_t rows, const MetricColumn& metric)
     : metric_(&metric), directory_(directory.empty() ? std::filesystem::path(".") : directory) {
-    fd_ = open_unnamed_file(directory_);
+    fd_ = open_spool_file(directory_);
     if (fd_ < 0) {
         throw std::runtime_error("cannot make the file that holds every row (--all-rows) in " + directory_.string() +
                                  ": " + std::strerror(errno));

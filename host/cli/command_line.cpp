@@ -1,5 +1,7 @@
 #include "host/cli/command_line.h"
 
+#include <cctype>
+#include <charconv>
 #include <iostream>
 #include <stdexcept>
 #include <system_error>
@@ -8,6 +10,20 @@
 namespace btforge {
 
 namespace po = boost::program_options;
+
+void validate(boost::any& out, const std::vector<std::string>& values, WholeNumber*, int) {
+    po::validators::check_first_occurrence(out);
+    const std::string& text = po::validators::get_single_string(values);
+    WholeNumber number;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, number.value);
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text.front())) || error != std::errc() || stop != end) {
+        throw po::invalid_option_value(text + " (expected a whole number, 0 or more)");
+    }
+    out = number;
+}
+
+std::ostream& operator<<(std::ostream& out, const WholeNumber& number) { return out << number.value; }
 
 bool parse_command_line(const std::vector<std::string>& args, const std::string& usage,
                         const po::options_description& options, po::variables_map* given,

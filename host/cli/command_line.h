@@ -1,6 +1,8 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <ostream>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -26,6 +28,18 @@ bool parse_command_line(const std::vector<std::string>& args, const std::string&
                         const boost::program_options::options_description& options,
                         boost::program_options::variables_map* given = nullptr,
                         std::vector<std::string>* operands = nullptr);
+
+// Note [Unsigned options]
+// Boost.Program_options reads "-1" for an unsigned option through
+// lexical_cast, which wraps it to 2^64 - 1: `replay --combination -1` spoke
+// of combination 18446744073709551615. An option whose value is a count or
+// an id holds a WholeNumber instead, read by validate() below: decimal
+// digits only, within the type, or a usage error naming the option's value.
+struct WholeNumber {
+    std::uint64_t value = 0;
+};
+void validate(boost::any& out, const std::vector<std::string>& values, WholeNumber*, int);
+std::ostream& operator<<(std::ostream& out, const WholeNumber& number);
 
 // More worker threads than this is a typo, not a machine.
 inline constexpr int kMaxThreads = 4096;

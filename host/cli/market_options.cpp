@@ -23,7 +23,11 @@ po::options_description market_options(MarketChoice& c) {
          "long CSV: timestamp,symbol,open,high,low,close,volume[,funding_rate]")
         ("instruments", po::value(&c.instruments_file)->value_name("JSON"),
          "per-symbol qty_step, min_qty, price_tick")
-        ("symbols", po::value(&c.symbols)->value_name("A,B,..."), "load only these symbols of --data")
+        ("symbols", po::value(&c.symbols)->value_name("A,B,...")->notifier([](const std::string& list) {
+             // An empty list is a mistake (an unset shell variable), not "every symbol".
+             if (list.empty()) throw po::error("--symbols needs at least one symbol name (leave it out to load every symbol)");
+         }),
+         "load only these symbols of --data")
         ("no-market-cache", po::bool_switch()->notifier([&c](bool off) { c.market_cache = !off; }),
          "parse --data every time: neither read nor write DATA.btfcache (Note [Market cache])")
         ("timestamp-unit", po::value(&c.timestamp_unit)->default_value(c.timestamp_unit)->value_name("UNIT"),
@@ -128,7 +132,12 @@ LoadedMarket load_market(const MarketChoice& c) {
         options.timestamp_unit = timestamp_unit;
         std::stringstream list(c.symbols);
         for (std::string symbol; std::getline(list, symbol, ',');) {
-            if (!symbol.empty()) options.symbols.push_back(symbol);
+            if (symbol.empty()) break;
+            options.symbols.push_back(symbol);
+        }
+        if (!c.symbols.empty() && (c.symbols.back() == ',' || std::count(c.symbols.begin(), c.symbols.end(), ',') + 1 !=
+                                                                  static_cast<std::ptrdiff_t>(options.symbols.size()))) {
+            throw po::error("--symbols '" + c.symbols + "' has an empty name between its commas");
         }
         CsvMarketFacts facts;
         if (c.data_text) {
@@ -146,6 +155,9 @@ LoadedMarket load_market(const MarketChoice& c) {
                                     " (detected from their magnitudes; --timestamp-unit sets it)";
         }
         loaded.funding_note = csv_funding_note(c, facts);
+        loaded.instruments_source = c.instruments_file.empty()
+                                        ? "the defaults (no --instruments given: sizes that fit no particular exchange)"
+                                        : "the file " + c.instruments_file;
     } else {
         if (!c.instruments_file.empty() || !c.symbols.empty() || (timestamp_unit && c.funding_file.empty())) {
             throw po::error("--instruments, --symbols and --timestamp-unit apply to --data (and --timestamp-unit to "
@@ -169,6 +181,8 @@ LoadedMarket load_market(const MarketChoice& c) {
         loaded.market = make_synthetic_market(options);
         loaded.funding_note = "the synthetic market's own rates (they drift between positive and negative), settled "
                               "every " + hours_text(c.funding_interval_hours) + " (--funding-interval-hours)";
+        loaded.synthetic = true;
+        loaded.instruments_source = "the synthetic market's own";
         description << "synthetic (seed " << c.synthetic_seed << ", " << c.synthetic_bar_minutes << "-minute bars)";
     }
     if (!c.funding_file.empty()) {
@@ -182,6 +196,21 @@ LoadedMarket load_market(const MarketChoice& c) {
     description << ": " << loaded.market.n_symbols() << " symbols x " << loaded.market.n_bars() << " bars";
     loaded.description = description.str();
     return loaded;
+}
+
+std::string describe_instruments(const LoadedMarket& loaded, std::size_t max_symbols) {
+    const Market& m = loaded.market;
+    std::string text = loaded.instruments_source + ":";
+    const std::size_t shown = std::min(m.symbols.size(), max_symbols);
+    for (std::size_t s = 0; s < shown; ++s) {
+        const Instrument& i = m.instruments[s];
+        text += (s == 0 ? " " : "; ") + m.symbols[s] + " qty_step=" + format_significant(i.qty_step) +
+                " min_qty=" + format_significant(i.min_qty) + " price_tick=" + format_significant(i.price_tick);
+    }
+    if (shown < m.symbols.size()) {
+        text += "; and " + std::to_string(m.symbols.size() - shown) + " more (the result JSON lists every symbol)";
+    }
+    return text;
 }
 
 }  // namespace btforge

@@ -47,7 +47,24 @@ struct LoadedMarket {
     // Where the funding rates come from and what they are, in words, with the
     // option that changes them (Note [Run header]).
     std::string funding_note;
+    // Note [Instruments stated]: where each symbol's trading sizes come from
+    // ("the file inst.json", "the defaults: no --instruments given", "the
+    // synthetic market's own") and the sizes themselves.
+    std::string instruments_source;
+    // True for the embedded synthetic market (Note [Synthetic market said
+    // plainly]).
+    bool synthetic = false;
 };
+
+// Note [Instruments stated]
+// Quantity steps, minimum quantities and price ticks change every fill, and
+// a market given without its instruments file trades at defaults that fit
+// no real exchange: a user who left out --instruments (or a DataFrame that
+// carried none) got other numbers without a word. So every run says where
+// its instruments came from and what they are, in the run header (one line,
+// the first symbols' sizes), the result JSON ("instruments": source and
+// every symbol's sizes) and the report.
+std::string describe_instruments(const LoadedMarket& market, std::size_t max_symbols);
 
 // Throws DataError with the file, line and rule for bad data, and
 // boost::program_options::error for option values outside their range

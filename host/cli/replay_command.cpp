@@ -74,7 +74,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     AccountChoice account_choice;
     MarketChoice market_choice;
     WindowChoice window_choice;
-    std::uint64_t combination = 0;
+    WholeNumber combination;  // Note [Unsigned options]
     std::vector<std::string> assignments;
     std::string trades_file = "btforge-replay-trades.csv";
     std::string equity_file = "btforge-replay-equity.csv";
@@ -165,7 +165,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     request.account = account_choice;
     request.market = market_choice;
     request.window = window_choice;
-    if (by_id) request.combination = combination;
+    if (by_id) request.combination = combination.value;
     request.assignments = assignments;
     request.round_trips = !round_trips_file.empty();
     // Derived before any file is written, so that a refusal leaves none.
@@ -189,6 +189,7 @@ int run_replay_command(const std::vector<std::string>& args) {
               << format_metrics(metrics) << "backend: cpu reference (1 thread)\n"
               << "fills: " << fills.size() << " -> " << trades_file << "\nequity curve -> " << equity_file << '\n';
     if (!round_trips_file.empty()) std::cout << "round trips: " << round_trips.size() << " -> " << round_trips_file << '\n';
+    if (run->market->synthetic) std::cout << kSyntheticMarketNote << "\n";  // Note [Synthetic market said plainly]
     return kExitOk;
 }
 

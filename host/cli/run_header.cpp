@@ -20,6 +20,20 @@ std::string time_span(const Market& market) {
 
 }  // namespace
 
+const char* const kSyntheticMarketNote =
+    "note: no --data was given, so this ran on btforge's embedded SYNTHETIC market (made up to try the tool): "
+    "these numbers describe no real instrument";
+
+nlohmann::ordered_json instruments_json(const LoadedMarket& loaded) {
+    const Market& m = loaded.market;
+    nlohmann::ordered_json symbols = nlohmann::ordered_json::object();
+    for (std::size_t s = 0; s < m.symbols.size(); ++s) {
+        const Instrument& i = m.instruments[s];
+        symbols[m.symbols[s]] = {{"qty_step", i.qty_step}, {"min_qty", i.min_qty}, {"price_tick", i.price_tick}};
+    }
+    return {{"source", loaded.instruments_source}, {"symbols", symbols}};
+}
+
 WindowFacts window_facts(const Market& market, const MarketWindow& window) {
     WindowFacts facts;
     facts.first_bar = window.first_bar;
@@ -40,6 +54,8 @@ RunAssumptions describe_assumptions(const LoadedMarket& market, const MarketWind
     a.window = window == whole_market(market.market) ? "every bar (--from/--to select a window)"
                                                       : describe_window(market.market, window);
     a.funding = market.funding_note;
+    a.instruments = describe_instruments(market, 3);
+    a.synthetic = market.synthetic;
     // Fees are fractions of the notional; slippage a fraction of the price,
     // against the trader, on taker fills.
     a.account = describe_account(account);
@@ -48,10 +64,12 @@ RunAssumptions describe_assumptions(const LoadedMarket& market, const MarketWind
 
 std::string format_assumptions(const RunAssumptions& a) {
     std::string text = "  market:     " + a.market + "\n";
+    if (a.synthetic) text += "  NOTE:       no --data: btforge's SYNTHETIC market, not yours; its results describe no real instrument\n";
     if (!a.timestamps.empty()) text += "  timestamps: " + a.timestamps + "\n";
     if (!a.loading.empty()) text += "  loading:    " + a.loading + "\n";
     text += "  window:     " + a.window + "\n";
     text += "  funding:    " + a.funding + "\n";
+    text += "  instruments: " + a.instruments + "\n";
     text += "  account:    " + a.account + "\n";
     return text;
 }

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "host/cli/market_options.h"
 #include "host/data/market_window.h"
 #include "host/report/results_writer.h"
@@ -25,8 +27,24 @@ struct RunAssumptions {
     std::string loading;     // --data: parsed or read from its cache, and how long (Note [Market cache])
     std::string window;      // the evaluated bars and the warm-up before them (Note [Market windows])
     std::string funding;
+    std::string instruments;  // Note [Instruments stated]
     std::string account;
+    bool synthetic = false;   // Note [Synthetic market said plainly]
 };
+
+// Note [Synthetic market said plainly]
+// Without --data a run uses the embedded synthetic market, so that a first
+// run needs no data. A user who forgot --data (or a replay command copied
+// without its market options) must not read those numbers as results on
+// their own data: the run header's market line is easy to miss, so the
+// header adds a line of its own, the sweep and replay print kSyntheticMarketNote
+// again after their results on stdout, and the result JSON says
+// "synthetic_market": true, which the report shows as a banner.
+extern const char* const kSyntheticMarketNote;
+
+// The "instruments" object of the result JSON: where the sizes came from and
+// every symbol's (Note [Instruments stated]).
+nlohmann::ordered_json instruments_json(const LoadedMarket& market);
 
 RunAssumptions describe_assumptions(const LoadedMarket& market, const MarketWindow& window, const AccountSpec& account);
 

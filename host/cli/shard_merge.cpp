@@ -154,6 +154,8 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     summary.market = s.at("market").get<std::string>();
     summary.timestamps = s.at("timestamps").get<std::string>();
     summary.funding = s.at("funding").get<std::string>();
+    summary.synthetic_market = s.at("synthetic_market").get<bool>();
+    summary.instruments = s.at("instruments");
     summary.window.first_time = s.at("window").at("first_time").get<std::string>();
     summary.window.last_time = s.at("window").at("last_time").get<std::string>();
     summary.window.first_bar = identity.at("window").at("first_bar").get<int>();
@@ -202,6 +204,7 @@ int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepReq
         std::cout << format_validation(*merged->validation, spec, space, merged->spans, merged->bars_per_year);
     }
     std::cout << describe_result_files(output, request, merged->ranked.size());
+    if (merged->summary.synthetic_market) std::cout << kSyntheticMarketNote << "\n";  // Note [Synthetic market said plainly]
     return kExitOk;
 }
 

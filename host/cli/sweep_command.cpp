@@ -145,6 +145,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
                   << account_arguments(r.account) << window_arguments(r.window) << " --combination " << outcome.top.front().combination_id
                   << " [same market options]\n";
     }
+    if (summary.synthetic_market) std::cout << kSyntheticMarketNote << "\n";  // Note [Synthetic market said plainly]
     return kExitOk;
 }
 

@@ -418,6 +418,8 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     summary.timestamps = run->assumptions.timestamps;
     summary.window = window_facts(market, window);
     summary.funding = run->assumptions.funding;
+    summary.synthetic_market = run->market->synthetic;    // Note [Synthetic market said plainly]
+    summary.instruments = instruments_json(*run->market);  // Note [Instruments stated]
     summary.backend = backend_description;
     summary.combinations = outcome.combinations;
     summary.invalid_rows = outcome.invalid_rows;
@@ -487,6 +489,7 @@ ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& checke
     const RunSummary& s = run.summary;
     h["summary"] = {{"spec", s.spec_origin}, {"grid", s.grid_origin}, {"market", s.market},
                     {"timestamps", s.timestamps}, {"funding", s.funding}, {"backend", s.backend},
+                    {"synthetic_market", s.synthetic_market}, {"instruments", s.instruments},
                     {"window", {{"first_time", s.window.first_time}, {"last_time", s.window.last_time}}},
                     {"invalid_rows", s.invalid_rows}, {"cells", s.cells}, {"seconds", s.seconds}};
     nlohmann::ordered_json spans = nlohmann::ordered_json::array();

@@ -137,6 +137,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["spec"] = summary.spec_origin;
     head["grid"] = summary.grid_origin;
     head["market"] = summary.market;
+    head["synthetic_market"] = summary.synthetic_market;
     if (!summary.timestamps.empty()) head["timestamps"] = summary.timestamps;
     head["window"] = {{"first_bar_time", summary.window.first_time},
                       {"last_bar_time", summary.window.last_time},
@@ -144,6 +145,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
                       {"bars", summary.window.n_bars},
                       {"warmup_bars", summary.window.first_bar}};
     head["funding"] = summary.funding;
+    if (!summary.instruments.empty()) head["instruments"] = summary.instruments;
     head["account"] = account_json(summary.account);  // the values the run used (Note [Account settings])
     head["backend"] = summary.backend;
     head["combinations"] = summary.combinations;

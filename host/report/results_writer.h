@@ -36,6 +36,8 @@ struct RunSummary {
     std::string timestamps;
     WindowFacts window;
     std::string funding;
+    bool synthetic_market = false;      // Note [Synthetic market said plainly]
+    nlohmann::ordered_json instruments;  // Note [Instruments stated]
     std::string backend;  // e.g. "cpu (2 threads)"
     std::uint64_t combinations = 0;
     std::uint64_t invalid_rows = 0;  // Note [Rows with non-finite metrics]

@@ -18,7 +18,10 @@ class RunHeader(e2e.CliTestCase):
     def header(self, stderr):
         lines = stderr.splitlines()
         start = next(i for i, line in enumerate(lines) if line.startswith("btforge sweep: strategy"))
-        return "\n".join(lines[start:start + 6])
+        end = start + 1
+        while end < len(lines) and lines[end].startswith("  "):
+            end += 1
+        return "\n".join(lines[start:end])
 
     def test_synthetic_market(self):
         p = self.btforge("sweep", "-o", "res", "--backend", "cpu", *SMALL)
@@ -50,11 +53,55 @@ class RunHeader(e2e.CliTestCase):
                          "full.instruments.json")
         self.assertIn("funding:    the file's funding_rate column, on each funding time (every 8 hours)", p.stderr)
 
+    def test_synthetic_market_said_where_it_cannot_be_missed(self):
+        # Note [Synthetic market said plainly] (issue 29): a header line of its
+        # own, a last line after the results, the JSON's flag.
+        p = self.btforge("sweep", "-o", "res", "--backend", "cpu", *SMALL)
+        self.assertIn("  NOTE:       no --data: btforge's SYNTHETIC market, not yours", self.header(p.stderr))
+        self.assertIn("SYNTHETIC market", p.stdout.strip().splitlines()[-1])
+        with open(self.path("res.json")) as f:
+            self.assertIs(json.load(f)["synthetic_market"], True)
+        p = self.btforge("replay", "--set", "sl_atr=2", *SMALL)
+        self.assertIn("SYNTHETIC market", p.stdout.strip().splitlines()[-1])
+        # A file's market says none of it.
+        self.btforge("data", "synth", "-o", "m.csv", *SMALL)
+        p = self.btforge("sweep", "-o", "file", "--backend", "cpu", "--data", "m.csv", "--instruments",
+                         "m.instruments.json")
+        self.assertNotIn("SYNTHETIC", p.stdout + p.stderr)
+        with open(self.path("file.json")) as f:
+            self.assertIs(json.load(f)["synthetic_market"], False)
+
+    def test_instruments_are_stated(self):
+        # Note [Instruments stated] (issue 29): leaving out --instruments changed
+        # the numbers without a word.
+        self.btforge("data", "synth", "-o", "m.csv", *SMALL)
+        with open(self.path("m.instruments.json")) as f:
+            given = json.load(f)
+        p = self.btforge("sweep", "-o", "with", "--backend", "cpu", "--data", "m.csv", "--instruments",
+                         "m.instruments.json")
+        self.assertRegex(self.header(p.stderr), r"(?m)^  instruments: the file m\.instruments\.json: SYN1USDT qty_step=")
+        with open(self.path("with.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["instruments"]["source"], "the file m.instruments.json")
+        for symbol, sizes in doc["instruments"]["symbols"].items():
+            for key in ("qty_step", "min_qty", "price_tick"):
+                self.assertEqual(sizes[key], given[symbol][key])
+        p = self.btforge("sweep", "-o", "without", "--backend", "cpu", "--data", "m.csv")
+        self.assertIn("  instruments: the defaults (no --instruments given", self.header(p.stderr))
+        with open(self.path("without.json")) as f:
+            doc = json.load(f)
+        self.assertTrue(doc["instruments"]["source"].startswith("the defaults"))
+        self.assertEqual(doc["instruments"]["symbols"]["SYN1USDT"], {"qty_step": 0.001, "min_qty": 0.001,
+                                                                 "price_tick": 0.01})
+        p = self.btforge("sweep", "-o", "synthetic", "--backend", "cpu", *SMALL)
+        self.assertIn("  instruments: the synthetic market's own: SYN1USDT qty_step=", self.header(p.stderr))
+
     def test_replay_states_the_same(self):
         p = self.btforge("replay", "--set", "sl_atr=2", *SMALL)
         self.assertIn("  market:     synthetic", p.stdout)
         self.assertIn("  funding:    ", p.stdout)
         self.assertIn("  account:    initial_equity=10000 ", p.stdout)
+        self.assertIn("  instruments: the synthetic market's own: ", p.stdout)
 
 
 class RankedTable(e2e.CliTestCase):

@@ -102,6 +102,22 @@ class UsageErrorsBeforeWork(e2e.CliTestCase):
             with self.subTest(command=args[0]):
                 self.assert_usage_error(args, "unexpected argument 'stray'")
 
+    def test_empty_symbol_lists(self):
+        # Issue 29: --symbols '' loaded every symbol, as an unset shell variable would.
+        self.btforge("data", "synth", "-o", "m.csv", *SMALL)
+        self.assert_usage_error(["sweep", "--data", "m.csv", "--symbols", "", "-o", "res"],
+                                "--symbols needs at least one symbol name")
+        self.assert_usage_error(["sweep", "--data", "m.csv", "--symbols", "SYN1USDT,,SYN2USDT", "-o", "res"],
+                                "has an empty name between its commas")
+        self.assert_usage_error(["sweep", "--data", "m.csv", "--symbols", "SYN1USDT,", "-o", "res"],
+                                "has an empty name between its commas")
+
+    def test_negative_combination(self):
+        # Note [Unsigned options] (issue 29): -1 was read as 18446744073709551615.
+        for value in ("-1", "1e3", "+3", "99999999999999999999"):
+            p = self.assert_usage_error(["replay", "--combination", value], "expected a whole number, 0 or more")
+            self.assertNotIn("18446744073709551615", p.stderr)
+
     def test_threads_out_of_range(self):
         for value in ["-3", "5000"]:
             with self.subTest(threads=value):

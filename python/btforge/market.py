@@ -166,12 +166,29 @@ class Market:
 
     @property
     def notes(self) -> Dict[str, str]:
-        """What loading found out: timestamps, cache use, funding."""
+        """What loading found out: timestamps, cache use, funding, and where the
+        instruments' sizes came from (Note [Instruments stated])."""
         return {
             "timestamps": self._handle.timestamp_note,
             "loading": self._handle.loading_note,
             "funding": self._handle.funding_note,
+            "instruments": self._handle.instruments_note,
         }
+
+    @property
+    def instruments(self) -> pd.DataFrame:
+        """Each symbol's quantity step, minimum quantity and price tick: the
+        instruments file's, the synthetic market's own, or the defaults when
+        none was given (``notes["instruments"]`` says which)."""
+        rows = [self._handle.instrument(s) for s in range(len(self.symbols))]
+        return pd.DataFrame(rows, index=pd.Index(self.symbols, name="symbol"),
+                            columns=["qty_step", "min_qty", "price_tick"])
+
+    def write_instruments(self, path: PathLike) -> None:
+        """Writes the instruments (sizes and margin tiers) as the instruments
+        file ``--instruments`` and ``instruments=`` read: a market passed
+        through :meth:`to_pandas` keeps its sizes only with this file."""
+        self._handle.write_instruments(os.fspath(path))
 
     @property
     def timestamps(self) -> pd.DatetimeIndex:

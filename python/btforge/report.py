@@ -119,6 +119,24 @@ def _table_html(result: SweepResult, rows: int) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+def _instruments_text(instruments: Optional[Dict[str, Any]]) -> str:
+    """Note [Instruments stated]: the source and each symbol's sizes."""
+    if not instruments:
+        return "not recorded"
+    sizes = "; ".join(f"{symbol} qty_step={s.get('qty_step')} min_qty={s.get('min_qty')} "
+                      f"price_tick={s.get('price_tick')}" for symbol, s in instruments.get("symbols", {}).items())
+    return f"{instruments.get('source', '')}: {sizes}"
+
+
+def _synthetic_banner(summary: Dict[str, Any]) -> str:
+    """Note [Synthetic market said plainly]: a banner no reader can miss."""
+    if not summary.get("synthetic_market"):
+        return ""
+    return ('<p class="btforge-synthetic" style="border:2px solid #b00;padding:0.5em;color:#b00;font-weight:bold">'
+            "These results are on btforge's embedded SYNTHETIC market (the sweep was given no data): "
+            "they describe no real instrument.</p>")
+
+
 def _assumptions_html(summary: Dict[str, Any]) -> str:
     account = summary.get("account", {})
     window = summary.get("window", {})
@@ -130,6 +148,7 @@ def _assumptions_html(summary: Dict[str, Any]) -> str:
         ("window", f"{window.get('first_bar_time', '')} .. {window.get('last_bar_time', '')} "
                    f"({window.get('bars', '')} bars, {window.get('warmup_bars', 0)} warm-up bars before)"),
         ("funding", summary.get("funding", "")),
+        ("instruments", _instruments_text(summary.get("instruments"))),
         ("account", " ".join(f"{k}={v}" for k, v in account.items())),
         ("backend", summary.get("backend", "")),
         ("work", f"{summary.get('combinations', 0)} combinations, {summary.get('cells', 0):.4g} cells in "
@@ -172,7 +191,7 @@ def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay:
         charts += 1
         return _figure_html(figure, f"btforge-chart-{charts}")
 
-    sections.append("<h2>Assumptions</h2>" + _assumptions_html(summary))
+    sections.append(_synthetic_banner(summary) + "<h2>Assumptions</h2>" + _assumptions_html(summary))
     sections.append(f"<h2>Ranked rows</h2><p>The best {min(rows, len(result.table))} of "
                     f"{summary.get('combinations')} combinations by {html.escape(str(summary.get('rank_by')))}"
                     f"{' (' + str(summary.get('invalid_rows')) + ' rows with non-finite metrics rank last)' if summary.get('invalid_rows') else ''}"

@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "host/data/instruments.h"
 #include "python/src/numpy_arrays.h"
 #include "python/src/run_options.h"
 
@@ -52,6 +53,13 @@ void bind_market(nb::module_& m) {
         .def_prop_ro("timestamp_note", [](const MarketHandle& h) { return h.loaded->timestamp_note; })
         .def_prop_ro("loading_note", [](const MarketHandle& h) { return h.loaded->loading_note; })
         .def_prop_ro("funding_note", [](const MarketHandle& h) { return h.loaded->funding_note; })
+        // Note [Instruments stated]
+        .def_prop_ro("instruments_note", [](const MarketHandle& h) { return describe_instruments(*h.loaded, 3); })
+        .def("write_instruments",
+             [](const MarketHandle& h, const std::string& path) {
+                 write_instruments(h.loaded->market.symbols, h.loaded->market.instruments, path);
+             },
+             nb::arg("path"))
         .def_prop_ro("timestamp_ms",
                      [](nb::handle self) {
                          const Market& market = nb::cast<const MarketHandle&>(self).loaded->market;

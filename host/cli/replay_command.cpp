@@ -12,6 +12,8 @@
 #include "host/cli/strategy_options.h"
 #include "host/cli/window_options.h"
 #include "host/cli/replay_run.h"
+#include "host/cli/run_inputs.h"
+#include "host/report/results_head.h"
 #include "host/spec/assignments.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
@@ -80,10 +82,15 @@ int run_replay_command(const std::vector<std::string>& args) {
     std::string equity_file = "btforge-replay-equity.csv";
     std::string round_trips_file;
     std::string walk_forward_file;
+    std::string results_file;
     po::options_description options;
     po::options_description replay("Replay");
     replay.add_options()
         ("combination,c", po::value(&combination), "combination id of the grid, as a sweep reported it")
+        ("from-results", po::value(&results_file)->value_name("RESULTS_JSON"),
+         "take the strategy, grid, market, window and account from a sweep's result JSON (its \"inputs\") and "
+         "refuse them if they changed since the sweep; without --combination, its best row (Note [Replaying a row "
+         "from its results])")
         ("set", po::value(&assignments)->composing()->value_name("NAME=VALUE"),
          "parameter value instead of --combination (repeatable; the others keep their defaults)")
         ("trades", po::value(&trades_file)->default_value(trades_file), "trade log CSV, one line per fill")
@@ -112,7 +119,28 @@ int run_replay_command(const std::vector<std::string>& args) {
     }
     bool by_id = given.count("combination") != 0;
     const bool walk_forward = !walk_forward_file.empty();
-    if (static_cast<int>(by_id) + static_cast<int>(!assignments.empty()) + static_cast<int>(walk_forward) != 1) {
+    const bool from_results = !results_file.empty();
+    if (from_results) {
+        // Note [Replaying a row from its results]: the inputs are the file's, all of them.
+        std::string also;
+        for (const auto& [name, value] : given) {
+            if (value.defaulted()) continue;
+            for (const auto& input : {strategy_options(strategy_choice, true), account_options(account_choice),
+                                      market_options(market_choice), window_options(window_choice)}) {
+                if (input.find_nothrow(name, false) != nullptr) also += (also.empty() ? "--" : ", --") + name;
+            }
+        }
+        if (!also.empty()) {
+            throw po::error("--from-results takes the strategy, grid, market, window and account from " + results_file +
+                            "; leave out " + also);
+        }
+        if (!assignments.empty() || walk_forward) {
+            throw po::error("--from-results replays a row of the sweep: give --combination, or nothing for its best row");
+        }
+        by_id = true;
+    }
+    if (!from_results &&
+        static_cast<int>(by_id) + static_cast<int>(!assignments.empty()) + static_cast<int>(walk_forward) != 1) {
         throw po::error("give exactly one of --combination, --set and --walk-forward");
     }
     if (walk_forward && !round_trips_file.empty()) {
@@ -126,7 +154,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     OutputTransaction outputs = open_outputs(
         output_files,
         {{"--data", market_choice.data_file}, {"--funding-file", market_choice.funding_file}, {"--instruments", market_choice.instruments_file},
-         {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}},
+         {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}, {"--from-results", results_file}},
         &interrupt_requested());
 
     if (walk_forward) {
@@ -166,6 +194,29 @@ int run_replay_command(const std::vector<std::string>& args) {
     request.market = market_choice;
     request.window = window_choice;
     if (by_id) request.combination = combination.value;
+    if (from_results) {
+        // Note [Replaying a row from its results]
+        const ResultsHead results = read_results_head(results_file, results_file);
+        if (!results.head.contains("inputs") || !results.head.contains("identity")) {
+            throw std::runtime_error(results_file + " does not record its sweep's inputs and identity (written by an "
+                                     "older btforge?): replay with the sweep's options instead");
+        }
+        const RunInputs inputs = run_inputs_from_json(results.head["inputs"], results_file);
+        if (!inputs.market.data_file.empty() && inputs.market.data_file.front() == '<') {
+            throw std::runtime_error(results_file + ": the sweep's market lived in memory (" + inputs.market.data_file +
+                                     "), not in a file: replay its rows from Python (SweepResult.replay)");
+        }
+        request.strategy = inputs.strategy;
+        request.account = inputs.account;
+        request.market = inputs.market;
+        request.window = inputs.window;
+        if (given.count("combination") == 0) {
+            if (!results.best_combination_id) throw std::runtime_error(results_file + " has no rows to replay");
+            request.combination = *results.best_combination_id;
+        }
+        request.expected_identity = results.head["identity"];
+        request.expected_identity_origin = results_file;
+    }
     request.assignments = assignments;
     request.round_trips = !round_trips_file.empty();
     // Derived before any file is written, so that a refusal leaves none.

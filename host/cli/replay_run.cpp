@@ -4,6 +4,7 @@
 
 #include <boost/program_options/errors.hpp>
 
+#include "host/cli/run_identity.h"
 #include "host/engine/account_config.h"
 #include "host/spec/assignments.h"
 
@@ -26,6 +27,33 @@ Replayed replay_combination(const SweepJob& base, std::span<const double> values
     return out;
 }
 
+namespace {
+
+// Note [Replaying a row from its results]: what a differing identity key
+// means, in words.
+std::string identity_refusal(const std::string& key, const std::string& origin) {
+    std::string what;
+    if (key == "market_sha256") {
+        what = "the market differs from the one the sweep ran: its data file, instruments file or funding file "
+               "changed since (or another --symbols, --timestamp-unit, --funding-rate)";
+    } else if (key == "spec_sha256") {
+        what = "the strategy's spec document changed since the sweep";
+    } else if (key == "grid_sha256" || key == "combinations") {
+        what = "the grid differs from the one the sweep ran (its grid file or --param changed since)";
+    } else if (key == "window") {
+        what = "the window holds other bars than the sweep's";
+    } else if (key == "account") {
+        what = "the account differs from the sweep's";
+    } else if (key == "btforge") {
+        what = "the results were written by another version of btforge, whose numbers may differ";
+    } else {
+        what = "its " + key + " differs from this replay's";
+    }
+    return "cannot replay a row of " + origin + ": " + what + "; nothing was replayed";
+}
+
+}  // namespace
+
 void check_replay_parameters(bool by_combination, const StrategyChoice& strategy) {
     if (!by_combination && !strategy.param_options.empty()) {
         throw boost::program_options::error("--param gives the grid of --combination; with --set give each value with --set");
@@ -44,8 +72,10 @@ std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
     run->values.resize(spec.parameters.size());
     std::optional<Grid> grid;
     if (by_id || !r.strategy.grid_file.empty() || !r.strategy.grid_text.empty()) grid = load_grid(r.strategy, spec);
+    std::optional<CombinationSpace> space_of_grid;
+    if (grid) space_of_grid.emplace(spec, *grid);
     if (by_id) {
-        const CombinationSpace space(spec, *grid);
+        const CombinationSpace& space = *space_of_grid;
         if (*r.combination >= space.full_size()) {
             throw std::runtime_error("combination " + std::to_string(*r.combination) + " is outside the grid " +
                                      grid->origin + " (" + std::to_string(space.full_size()) + " combinations)");
@@ -59,6 +89,19 @@ std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
     const Market& market = run->market->market;
     run->window = choose_window(market, r.window);
     run->assumptions = describe_assumptions(*run->market, run->window, run->account);
+    if (r.expected_identity) {
+        // Note [Replaying a row from its results]
+        if (!space_of_grid) throw std::invalid_argument("run_replay: an expected identity needs the grid");
+        const nlohmann::ordered_json here = inputs_identity(run->strategy.spec_text, spec, *grid, *space_of_grid, market,
+                                                            run->window, run->account);
+        // Compared as unordered JSON: the file's keys come back in any order.
+        const nlohmann::json expected(*r.expected_identity);
+        for (const std::string& key : inputs_identity_keys()) {
+            if (!expected.contains(key) || expected[key] != nlohmann::json(here[key])) {
+                throw std::runtime_error(identity_refusal(key, r.expected_identity_origin));
+            }
+        }
+    }
     const SweepJob job{run->strategy.binding, &spec, nullptr, &market, run->window,
                        make_account_config(run->account, market), nullptr};
     run->replayed = replay_combination(job, run->values);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "host/cli/account_options.h"
 #include "host/cli/market_options.h"
 #include "host/cli/run_header.h"
@@ -30,7 +32,24 @@ struct ReplayRequest {
     std::optional<std::uint64_t> combination;
     std::vector<std::string> assignments;  // --set NAME=VALUE, when no combination
     bool round_trips = false;
+    // Note [Replaying a row from its results]: the identity of the inputs the
+    // row was computed from (a result JSON's "identity"), named `origin` in
+    // the refusal when this replay's differs.
+    std::optional<nlohmann::ordered_json> expected_identity;
+    std::string expected_identity_origin;
 };
+
+// Note [Replaying a row from its results]
+// A replay reproduces its sweep row only on the sweep's inputs, and a
+// command copied without --data replayed on the synthetic market (a Sharpe
+// of -2.98 for a row of 0.513, exit 0), one without --instruments on
+// default sizes. `btforge replay --from-results RESULTS.json [--combination
+// ID]` takes every input from the result JSON's "inputs" (Note [Inputs of a
+// run]), the best row when no id is given, and refuses to replay when the
+// identity of what it loaded (Note [Identity of a run's inputs]) differs
+// from the JSON's "identity": a market, instruments, funding, grid, spec,
+// window or account changed since the sweep is named, not replayed. The
+// sweep prints this command for its best row.
 
 // A replayed combination: metrics, every fill and the close-marked equity of
 // every bar of the window.

@@ -8,6 +8,7 @@
 
 #include "host/cli/command_line.h"
 #include "host/cli/interrupt.h"
+#include "host/cli/run_identity.h"
 #include "host/io/sha256.h"
 #include "host/spec/account_settings.h"
 
@@ -174,6 +175,7 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     }
     summary.account.margin_mode = *parse_margin_mode(identity.at("account").at("margin_mode").get<std::string>());
     summary.inputs = head.at("inputs");
+    summary.identity = inputs_identity_of(identity);  // Note [Identity of a run's inputs]
     return merged;
 }
 

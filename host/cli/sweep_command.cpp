@@ -141,9 +141,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
     }
     std::cout << describe_result_files(output, checked, written.size());
     if (!outcome.top.empty()) {
-        std::cout << "replay the best: btforge replay" << strategy_arguments(r.strategy)
-                  << account_arguments(r.account) << window_arguments(r.window) << " --combination " << outcome.top.front().combination_id
-                  << " [same market options]\n";
+        // Note [Replaying a row from its results]: a complete command.
+        std::cout << "replay the best: btforge replay --from-results " << output << ".json --combination "
+                  << outcome.top.front().combination_id << "\n";
     }
     if (summary.synthetic_market) std::cout << kSyntheticMarketNote << "\n";  // Note [Synthetic market said plainly]
     return kExitOk;

@@ -4,6 +4,8 @@
 #include <charconv>
 
 #include "host/cli/command_line.h"
+#include "host/cli/run_identity.h"
+#include "host/cli/run_inputs.h"
 #include "host/data/timestamp_parse.h"
 #include "host/engine/account_config.h"
 #include "host/report/progress_reporter.h"
@@ -16,89 +18,14 @@ namespace po = boost::program_options;
 
 namespace {
 
-// Note [Inputs of a run]
-// The result JSON's "inputs" are the options that ran the sweep, keyed by
-// their command-line names with '_' for '-' (the keys of the Python
-// package's option dicts), files as absolute paths: what a report needs to
-// replay a row, and what a later run must match to be the same run. Options
-// left at their defaults are left out; a market or grid that lived only in
-// memory (a DataFrame, a grid dict) is named by its placeholder ("data":
-// "<DataFrame>") and its grid document kept as "grid_text".
-nlohmann::ordered_json sweep_inputs(const SweepRequest& r) {
-    nlohmann::ordered_json in;
-    const auto path = [](const std::string& file) {
-        return file.empty() || file.front() == '<' ? file : std::filesystem::absolute(file).lexically_normal().string();
-    };
-    in["strategy"] = r.strategy.strategy;
-    if (!r.strategy.spec_file.empty()) in["spec"] = path(r.strategy.spec_file);
-    if (!r.strategy.grid_file.empty()) in["grid"] = path(r.strategy.grid_file);
-    if (!r.strategy.grid_text.empty()) {
-        in["grid_text"] = r.strategy.grid_text;
-        in["grid_text_origin"] = r.strategy.grid_text_origin;
-    }
-    if (!r.strategy.param_options.empty()) in["param"] = r.strategy.param_options;
-    const MarketChoice& m = r.loaded_market ? r.loaded_market->choice : r.market;
-    const MarketChoice defaults;
-    if (!m.data_file.empty()) in["data"] = path(m.data_file);
-    if (!m.instruments_file.empty()) in["instruments"] = path(m.instruments_file);
-    if (!m.symbols.empty()) in["symbols"] = m.symbols;
-    if (m.timestamp_unit != defaults.timestamp_unit) in["timestamp_unit"] = m.timestamp_unit;
-    if (!m.funding_file.empty()) in["funding_file"] = path(m.funding_file);
-    if (m.funding_rate != defaults.funding_rate) in["funding_rate"] = m.funding_rate;
-    if (m.funding_interval_hours != defaults.funding_interval_hours) in["funding_interval_hours"] = m.funding_interval_hours;
-    if (m.data_file.empty()) {
-        in["synthetic_seed"] = m.synthetic_seed;
-        in["synthetic_symbols"] = m.synthetic_symbols;
-        in["synthetic_bars"] = m.synthetic_bars;
-        in["synthetic_bar_minutes"] = m.synthetic_bar_minutes;
-    }
-    if (!r.window.from.empty()) in["from"] = r.window.from;
-    if (!r.window.to.empty()) in["to"] = r.window.to;
-    for (std::size_t i = 0; i < kAccountSettings; ++i) {
-        if (r.account.overrides.values[i]) in[std::string(account_settings()[i].key)] = *r.account.overrides.values[i];
-    }
-    if (!r.account.margin_mode.empty()) in["margin_mode"] = r.account.margin_mode;
-    return in;
-}
-
 // Note [Shards]: what two shards must share to be parts of one run. Hashes
 // of the contents (the spec document, the grid's axes and sampling, every
 // column of the market), not of file names, so a file edited between two
 // shards is caught; the options that shape the results beside them.
 nlohmann::ordered_json run_identity(const SweepRun& run, const CheckedSweepRequest& checked) {
     const SweepRequest& r = checked.request;
-    nlohmann::ordered_json id;
-    id["btforge"] = BTFORGE_VERSION;
-    id["strategy"] = run.strategy.spec.name;
-    id["spec_sha256"] = sha256_hex(run.strategy.spec_text);
-    Sha256 grid;
-    for (const GridAxis& axis : run.grid->axes) {
-        grid.update(&axis.parameter, sizeof axis.parameter);
-        grid.update(axis.values.data(), axis.values.size() * sizeof(double));
-    }
-    if (run.grid->random) grid.update(&*run.grid->random, sizeof(RandomSampling));
-    id["grid_sha256"] = grid.hex();
-    id["combinations"] = run.space->count();
-    const Market& m = run.market->market;
-    Sha256 market;
-    const auto column = [&market](const auto& values) {
-        market.update(values.data(), values.size() * sizeof(values[0]));
-    };
-    for (const std::string& symbol : m.symbols) market.update(symbol.c_str(), symbol.size() + 1);
-    column(m.timestamp_ms), column(m.open), column(m.high), column(m.low), column(m.close), column(m.volume);
-    column(m.funding_rate), column(m.funding_events), column(m.tradable), column(m.qty_step), column(m.min_qty);
-    column(m.price_tick);
-    for (const MarginSchedule& tiers : m.margin) {  // field by field: the struct has padding bytes
-        const auto n = static_cast<std::size_t>(std::clamp(tiers.n_tiers, 0, kMaxMarginTiers));
-        market.update(&tiers.n_tiers, sizeof tiers.n_tiers);
-        market.update(&tiers.liquidation_fee, sizeof tiers.liquidation_fee);
-        market.update(tiers.notional_floor, n * sizeof(double));
-        market.update(tiers.rate, n * sizeof(double));
-        market.update(tiers.amount, n * sizeof(double));
-    }
-    id["market_sha256"] = market.hex();
-    id["window"] = {{"first_bar", run.window.first_bar}, {"bars", run.window.n_bars}};
-    id["account"] = account_json(run.account);
+    nlohmann::ordered_json id = inputs_identity(run.strategy.spec_text, run.strategy.spec, *run.grid, *run.space,
+                                                run.market->market, run.window, run.account);
     id["rank_by"] = r.rank_by;
     id["top"] = r.top_n;
     id["all_rows"] = r.all_rows;
@@ -290,9 +217,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
                         std::to_string(window.n_bars));
     }
 
+    run->identity = run_identity(*run, checked);  // Note [Identity of a run's inputs]
     if (checked.shard) {
         std::tie(run->first_ordinal, run->end_ordinal) = shard_ordinals(*checked.shard, space.count());
-        run->identity = run_identity(*run, checked);
         if (hooks.resume && hooks.resume(*run)) {
             run->resumed = true;
             return run;
@@ -427,7 +354,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     summary.seconds = outcome.seconds;
     summary.rank_by = r.rank_by;
     summary.account = run->account;
-    summary.inputs = sweep_inputs(r);
+    summary.inputs = run_inputs_json({r.strategy, r.loaded_market ? r.loaded_market->choice : r.market, r.window,
+                                      r.account});
+    summary.identity = inputs_identity_of(run->identity);
     run->top_rows_.emplace(outcome.top);
     if (run->spool) run->spool->rank();
     progress.stage = SweepProgress::kDone;

@@ -158,6 +158,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     for (std::size_t p : varied_parameters(space)) varied.push_back(spec.parameters[p].name);
     head["varied_parameters"] = varied;
     if (!summary.inputs.empty()) head["inputs"] = summary.inputs;
+    if (!summary.identity.empty()) head["identity"] = summary.identity;
     // Streamed: the rows may be millions (Note [Rows spooled to disk]).
     out << "{\n";
     for (const auto& [key, value] : head.items()) {

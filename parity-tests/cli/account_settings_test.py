@@ -90,12 +90,14 @@ class AccountSettings(e2e.CliTestCase):
         grid = self.write_grid("sma_cross")
         p = self.btforge("sweep", "--strategy", "sma_cross", "--grid", grid, "-o", "res", *e2e.MARKET,
                          "--initial-equity", "1234.5", "--maker-fee", "0")
-        line = re.search(r"^replay the best: (.*) \[same market options\]$", p.stdout, re.M)
+        # Note [Replaying a row from its results]: the command is complete; the
+        # result JSON carries the options.
+        line = re.search(r"^replay the best: (.*)$", p.stdout, re.M)
         self.assertIsNotNone(line, p.stdout)
         words = shlex.split(line.group(1))
-        self.assertEqual(words[:2], ["btforge", "replay"])
-        self.assertIn("--initial-equity 1234.5 --maker-fee 0", line.group(1))
-        replay = self.btforge(*words[1:], *e2e.MARKET)
+        self.assertEqual(words[:4], ["btforge", "replay", "--from-results", "res.json"])
+        replay = self.btforge(*words[1:])
+        self.assertIn("initial_equity=1234.5 maker_fee=0 ", replay.stdout)
         _, rows, _ = e2e.read_csv(self.path("res.csv"))
         self.assertEqual(dict(e2e.parse_metrics(replay.stdout)), {k: rows[0][k] for k in e2e.METRICS})
 
@@ -118,9 +120,8 @@ class AccountSettings(e2e.CliTestCase):
         # The printed replay command carries the option, and reproduces the row.
         p = self.btforge("sweep", "--strategy", strategy, "--grid", isolated, "-o", "res", *e2e.MARKET, *leverage,
                          "--margin-mode", "isolated")
-        line = re.search(r"^replay the best: (.*) \[same market options\]$", p.stdout, re.M)
-        self.assertIn("--margin-mode isolated", line.group(1))
-        replay = self.btforge(*shlex.split(line.group(1))[1:], *e2e.MARKET)
+        line = re.search(r"^replay the best: (.*)$", p.stdout, re.M)
+        replay = self.btforge(*shlex.split(line.group(1))[1:])
         self.assertEqual(printed_account(replay.stdout)["margin_mode"], "isolated")
         _, rows, _ = e2e.read_csv(self.path("res.csv"))
         self.assertEqual(dict(e2e.parse_metrics(replay.stdout)), {k: rows[0][k] for k in e2e.METRICS})

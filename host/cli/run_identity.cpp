@@ -1,0 +1,61 @@
+#include "host/cli/run_identity.h"
+
+#include <algorithm>
+
+#include "host/io/sha256.h"
+#include "host/report/results_writer.h"
+
+namespace btforge {
+
+nlohmann::ordered_json inputs_identity(const std::string& spec_text, const StrategySpec& spec, const Grid& grid,
+                                       const CombinationSpace& space, const Market& m, const MarketWindow& window,
+                                       const AccountSpec& account) {
+    nlohmann::ordered_json id;
+    id["btforge"] = BTFORGE_VERSION;
+    id["strategy"] = spec.name;
+    id["spec_sha256"] = sha256_hex(spec_text);
+    Sha256 axes;
+    for (const GridAxis& axis : grid.axes) {
+        axes.update(&axis.parameter, sizeof axis.parameter);
+        axes.update(axis.values.data(), axis.values.size() * sizeof(double));
+    }
+    if (grid.random) axes.update(&*grid.random, sizeof(RandomSampling));
+    id["grid_sha256"] = axes.hex();
+    id["combinations"] = space.count();
+    Sha256 market;
+    const auto column = [&market](const auto& values) {
+        market.update(values.data(), values.size() * sizeof(values[0]));
+    };
+    for (const std::string& symbol : m.symbols) market.update(symbol.c_str(), symbol.size() + 1);
+    column(m.timestamp_ms), column(m.open), column(m.high), column(m.low), column(m.close), column(m.volume);
+    column(m.funding_rate), column(m.funding_events), column(m.tradable), column(m.qty_step), column(m.min_qty);
+    column(m.price_tick);
+    for (const MarginSchedule& tiers : m.margin) {  // field by field: the struct has padding bytes
+        const auto n = static_cast<std::size_t>(std::clamp(tiers.n_tiers, 0, kMaxMarginTiers));
+        market.update(&tiers.n_tiers, sizeof tiers.n_tiers);
+        market.update(&tiers.liquidation_fee, sizeof tiers.liquidation_fee);
+        market.update(tiers.notional_floor, n * sizeof(double));
+        market.update(tiers.rate, n * sizeof(double));
+        market.update(tiers.amount, n * sizeof(double));
+    }
+    id["market_sha256"] = market.hex();
+    id["window"] = {{"first_bar", window.first_bar}, {"bars", window.n_bars}};
+    id["account"] = account_json(account);
+    return id;
+}
+
+const std::vector<std::string>& inputs_identity_keys() {
+    static const std::vector<std::string> keys = {"btforge", "strategy",      "spec_sha256", "grid_sha256",
+                                                  "combinations", "market_sha256", "window",  "account"};
+    return keys;
+}
+
+nlohmann::ordered_json inputs_identity_of(const nlohmann::ordered_json& run_identity) {
+    nlohmann::ordered_json id;
+    for (const std::string& key : inputs_identity_keys()) {
+        if (run_identity.contains(key)) id[key] = run_identity[key];
+    }
+    return id;
+}
+
+}  // namespace btforge

@@ -95,10 +95,10 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("grid", po::value(&strategy_choice.grid_file)->value_name("JSON"), "grid file instead of the workload's")
         ("bars", po::value(&market_options.n_bars)->default_value(market_options.n_bars), "synthetic bars")
         ("symbols", po::value(&market_options.n_symbols)->default_value(market_options.n_symbols), "synthetic symbols")
-        ("seed", po::value(&market_options.seed)->default_value(market_options.seed), "synthetic seed")
-        ("max-combinations", po::value(&max_combinations)->default_value(0),
+        ("seed", whole_number_value(&market_options.seed), "synthetic seed")
+        ("max-combinations", whole_number_value(&max_combinations),
          "run only the first N combinations of the grid (0: all)")
-        ("cpu-max-combinations", po::value(&cpu_max_combinations)->default_value(0),
+        ("cpu-max-combinations", whole_number_value(&cpu_max_combinations),
          "time the CPU on the first N only (0: as many as the backend); cells/s is a rate")
         ("skip-single-thread", po::bool_switch(&skip_single_thread), "do not time the CPU on 1 thread")
         ("periods", po::value(&periods)->default_value(periods),

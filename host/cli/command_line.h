@@ -41,6 +41,15 @@ struct WholeNumber {
 void validate(boost::any& out, const std::vector<std::string>& values, WholeNumber*, int);
 std::ostream& operator<<(std::ostream& out, const WholeNumber& number);
 
+// An option that stores a whole number into `*target` (an unsigned type),
+// read as a WholeNumber, with *target as its default.
+template <class T>
+boost::program_options::typed_value<WholeNumber>* whole_number_value(T* target) {
+    return boost::program_options::value<WholeNumber>()
+        ->default_value(WholeNumber{static_cast<std::uint64_t>(*target)}, std::to_string(*target))
+        ->notifier([target](const WholeNumber& number) { *target = static_cast<T>(number.value); });
+}
+
 // More worker threads than this is a typo, not a machine.
 inline constexpr int kMaxThreads = 4096;
 

@@ -1,5 +1,7 @@
 #include "host/cli/market_options.h"
 
+#include "host/cli/command_line.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -39,7 +41,7 @@ po::options_description market_options(MarketChoice& c) {
          "rate per funding time where the data has none (|rate| <= 1)")
         ("funding-interval-hours", po::value(&c.funding_interval_hours)->default_value(c.funding_interval_hours),
          "funding times are multiples of this from the epoch (1 minute to 366 days)")
-        ("synthetic-seed", po::value(&c.synthetic_seed)->default_value(c.synthetic_seed), "seed of the synthetic market")
+        ("synthetic-seed", whole_number_value(&c.synthetic_seed), "seed of the synthetic market")
         ("synthetic-symbols", po::value(&c.synthetic_symbols)->default_value(c.synthetic_symbols),
          "symbols of the synthetic market")
         ("synthetic-bars", po::value(&c.synthetic_bars)->default_value(c.synthetic_bars),

@@ -66,10 +66,10 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("spec", po::value(&spec_file)->value_name("JSON"),
          "check this spec of a built-in strategy instead of the embedded one (its indicator uses and input "
          "columns, its parameter ranges); names the strategy")
-        ("seed", po::value(&seed)->default_value(seed), "seed of the market and of the combinations")
+        ("seed", whole_number_value(&seed), "seed of the market and of the combinations")
         ("symbols", po::value(&symbols)->default_value(symbols), "symbols of the randomized market (CI floor: 3)")
         ("bars", po::value(&bars)->default_value(bars), "bars of the randomized market (CI floor: 20000)")
-        ("combinations", po::value(&combinations)->default_value(combinations),
+        ("combinations", whole_number_value(&combinations),
          "random combinations per strategy (CI floor: 10000)")
         ("periods", po::value(&periods)->default_value(periods),
          ("period statistics compared per combination, 0.." + std::to_string(kMaxPeriods) +

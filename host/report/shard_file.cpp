@@ -69,7 +69,9 @@ std::string hex_of(const unsigned char* digest) {
 std::string raw_digest(const std::string& hex) {
     std::string out(kDigestBytes, '\0');
     const auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-    for (std::size_t i = 0; i < kDigestBytes; ++i) out[i] = static_cast<char>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+    for (std::size_t i = 0; i < kDigestBytes; ++i) {
+        out[i] = static_cast<char>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+    }
     return out;
 }
 
@@ -133,7 +135,8 @@ public:
     void check_end() override {
         char extra = 0;
         if (remaining() != 0 || in_.read_some(&extra, 1) != 0) {
-            throw error("trailing-bytes", "the file goes on after its last section (periods): it is not one shard file");
+            throw error("trailing-bytes",
+                        "the file goes on after its last section (periods): it is not one shard file");
         }
     }
 
@@ -202,7 +205,8 @@ public:
 
     [[noreturn]] void fail(const std::string& pointer, const std::string& expected, const std::string& got) const {
         throw in_.error("bad-shard-header",
-                        "its header's " + printable(pointer.empty() ? "/" : pointer) + ": expected " + expected + ", got " + got);
+                        "its header's " + printable(pointer.empty() ? "/" : pointer) + ": expected " + expected +
+                            ", got " + got);
     }
     [[noreturn]] void inconsistent(const std::string& message) const { throw in_.error("inconsistent-shard", message); }
 
@@ -290,9 +294,15 @@ private:
     const ShardInput& in_;
 };
 
+// The byte length a section must have, and why, for a message.
+struct ExpectedSection {
+    std::uint64_t length = 0;
+    std::string why;  // "its 3 combinations of 2 periods make 6"
+};
+
 // Reads the header into `shard` (every field merge uses, typed) and returns
-// the byte lengths its rows and periods sections must have.
-std::pair<std::uint64_t, std::uint64_t> read_header(const ShardInput& in, const std::string& text, ShardFile& shard) {
+// what its rows and periods sections must hold.
+std::pair<ExpectedSection, ExpectedSection> read_header(const ShardInput& in, const std::string& text, ShardFile& shard) {
     json doc;
     try {
         doc = parse_checked_json(text, in.name());
@@ -330,12 +340,16 @@ std::pair<std::uint64_t, std::uint64_t> read_header(const ShardInput& in, const 
     for (const AccountSetting& setting : account_settings()) {
         const std::string key(setting.key);
         const double value = f.number(account, "/identity/account", key.c_str());
-        if (!setting.accepts(value)) f.fail("/identity/account/" + key, std::string(setting.rule), describe_value(account[key]));
+        if (!setting.accepts(value)) {
+            f.fail("/identity/account/" + key, std::string(setting.rule), describe_value(account[key]));
+        }
         run.account.*(setting.field) = value;
     }
     const std::string mode = f.text(account, "/identity/account", "margin_mode");
     const std::optional<MarginMode> margin = parse_margin_mode(mode);
-    if (!margin) f.fail("/identity/account/margin_mode", "\"cross\" or \"isolated\"", describe_value(account["margin_mode"]));
+    if (!margin) {
+        f.fail("/identity/account/margin_mode", "\"cross\" or \"isolated\"", describe_value(account["margin_mode"]));
+    }
     run.account.margin_mode = *margin;
     run.rank_by = f.text(id, "/identity", "rank_by");
     run.top = f.integer(id, "/identity", "top", 1, INT64_MAX);
@@ -381,7 +395,9 @@ std::pair<std::uint64_t, std::uint64_t> read_header(const ShardInput& in, const 
         const json& param = inputs["param"];
         if (!param.is_array()) f.fail("/inputs/param", "an array of strings", describe_value(param));
         for (std::size_t i = 0; i < param.size(); ++i) {
-            if (!param[i].is_string()) f.fail(json_pointer_child("/inputs/param", i), "a string", describe_value(param[i]));
+            if (!param[i].is_string()) {
+                f.fail(json_pointer_child("/inputs/param", i), "a string", describe_value(param[i]));
+            }
             strategy.param.push_back(param[i].get<std::string>());
         }
     }
@@ -444,13 +460,17 @@ std::pair<std::uint64_t, std::uint64_t> read_header(const ShardInput& in, const 
         f.inconsistent(which + " of " + std::to_string(run.combinations) +
                        " combinations holds more rows or period statistics than any file can");
     }
-    return {rows_length, periods_length};
+    const std::string combinations = "its " + which + " has " + std::to_string(span) + " combinations";
+    return {{rows_length, combinations + (run.all_rows ? ", each a row (--all-rows)"
+                                                       : ", of which --top " + std::to_string(run.top) + " keeps " +
+                                                             std::to_string(rows))},
+            {periods_length, combinations + ", each of " + std::to_string(run.periods) + " periods (--periods): " +
+                                 std::to_string(span * static_cast<std::uint64_t>(run.periods))}};
 }
 
 ShardFile read_shard(ShardInput& in) {
     char magic[sizeof kMagic] = {};
-    if (in.remaining() < sizeof kMagic) throw in.error("not-a-shard", "not a shard file of btforge sweep --shard (no BTFSHARD header)");
-    in.read(magic, sizeof magic, "its magic");
+    if (in.remaining() >= sizeof kMagic) in.read(magic, sizeof magic, "its magic");
     if (std::memcmp(magic, kMagic, sizeof kMagic) != 0) {
         throw in.error("not-a-shard", "not a shard file of btforge sweep --shard (no BTFSHARD header)");
     }
@@ -473,24 +493,23 @@ ShardFile read_shard(ShardInput& in) {
     }
     std::string header(static_cast<std::size_t>(header_length), '\0');
     read_section(in, "header", header.data(), header_length);
-    const auto [rows_length, periods_length] = read_header(in, header, shard);
+    const auto [rows_expected, periods_expected] = read_header(in, header, shard);
 
-    const auto sized_section = [&in](const std::string& section, std::uint64_t expected, std::uint64_t item,
+    const auto sized_section = [&in](const std::string& section, const ExpectedSection& expected, std::uint64_t item,
                                      const std::string& items) {
         const std::uint64_t length = section_length(in, section);
-        if (length != expected) {
-            throw in.error("inconsistent-shard",
-                           "its " + section + " section holds " + std::to_string(length / item) + " " + items + " (" +
-                               std::to_string(length) + " bytes); its header's shard and options make " +
-                               std::to_string(expected / item));
+        if (length != expected.length) {
+            throw in.error("inconsistent-shard", "its " + section + " section holds " + std::to_string(length / item) +
+                                                     " " + items + " (" + std::to_string(length) + " bytes); " +
+                                                     expected.why);
         }
         return length;
     };
-    const std::uint64_t rows = sized_section("rows", rows_length, sizeof(ResultRow), "rows");
+    const std::uint64_t rows = sized_section("rows", rows_expected, sizeof(ResultRow), "rows");
     shard.rows.resize(static_cast<std::size_t>(rows / sizeof(ResultRow)));
     read_section(in, "rows", shard.rows.data(), rows);
     const std::uint64_t periods =
-        sized_section("periods", periods_length, sizeof(PeriodStatistics), "period statistics");
+        sized_section("periods", periods_expected, sizeof(PeriodStatistics), "period statistics");
     shard.periods.resize(static_cast<std::size_t>(periods / sizeof(PeriodStatistics)));
     read_section(in, "periods", shard.periods.data(), periods);
     in.check_end();

@@ -230,15 +230,19 @@ class ShardFileTest(unittest.TestCase):
                                          "one of the shard's combinations (ordinals 0..3",))
 
     def test_counts_follow_from_the_options_and_the_shard(self):
+        sizes = Shard.read(self.path("s0.shard"))
         # Period statistics cut by one combination's, the count edited to match.
         self.edited("s0.shard", lambda s: s.periods.__delitem__(slice(-2 * s.period_bytes, None)), "cut.shard")
         self.merge_refused("cut.shard", "s1.shard",
-                           says=("cut.shard: inconsistent-shard: its periods section holds 4 period statistics",
-                                 "make 6"))
+                           says=("cut.shard: inconsistent-shard: its periods section holds 4 period statistics "
+                                 f"({4 * sizes.period_bytes} bytes); its shard 0/2 has 3 combinations, each of 2 periods "
+                                 "(--periods): 6",))
         # A row less than --top 2 keeps of its 3 combinations.
         self.edited("s0.shard", lambda s: s.rows.__delitem__(slice(-s.row_bytes, None)), "short.shard")
         self.merge_refused("short.shard", "s1.shard",
-                           says=("short.shard: inconsistent-shard: its rows section holds 1 rows", "make 2"))
+                           says=("short.shard: inconsistent-shard: its rows section holds 1 rows "
+                                 f"({sizes.row_bytes} bytes); its shard 0/2 has 3 combinations, of which --top 2 "
+                                 "keeps 2",))
 
     def test_a_forged_count_costs_nothing(self):
         # A section that says 2^64-1 bytes; a run of 2^64-1 shards. Under a

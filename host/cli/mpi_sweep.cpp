@@ -165,20 +165,15 @@ std::filesystem::path checkpoint_file(const std::string& directory, std::uint64_
 bool take_checkpoint(const std::filesystem::path& file, const SweepRun& run, std::optional<ShardFile>* taken) {
     std::error_code error;
     if (!std::filesystem::exists(file, error)) return false;
-    ShardFile shard = read_shard_file(file);
-    const nlohmann::ordered_json& there = shard.header.at("identity");
-    if (there != run.identity) {
-        const std::string key = identity_difference(run.identity, there);
-        throw std::runtime_error("--checkpoint: " + file.string() + " is a shard of another run (its " + key + " is " +
-                                 there.value(key, nlohmann::ordered_json()).dump() + ", this run's " +
-                                 run.identity.value(key, nlohmann::ordered_json()).dump() +
-                                 "); remove it, or give another --checkpoint directory");
+    ShardFile shard = read_shard_file(file);  // Note [Shard files]: the checks of every shard
+    if (shard.identity != run.identity) {
+        throw std::runtime_error("--checkpoint: " + file.string() + " is a shard of another run (" +
+                                 describe_identity_difference(shard.identity, run.identity) +
+                                 " as in this run); remove it, or give another --checkpoint directory");
     }
-    const nlohmann::ordered_json& range = shard.header.at("shard");
-    if (range.at("first_ordinal").get<std::uint64_t>() != run.first_ordinal ||
-        range.at("end_ordinal").get<std::uint64_t>() != run.end_ordinal) {
+    if (shard.first_ordinal != run.first_ordinal || shard.end_ordinal != run.end_ordinal) {
         throw std::runtime_error("--checkpoint: " + file.string() + " holds combinations " +
-                                 range.at("first_ordinal").dump() + ".." + range.at("end_ordinal").dump() +
+                                 std::to_string(shard.first_ordinal) + ".." + std::to_string(shard.end_ordinal) +
                                  ", not this shard's " + std::to_string(run.first_ordinal) + ".." +
                                  std::to_string(run.end_ordinal) + "; remove it");
     }
@@ -210,6 +205,10 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
         }
         if (!device_chosen) request.backend.node_rank = world->node_rank();  // Note [Ranks and their GPUs]
         shards = mpi.shards != 0 ? mpi.shards : static_cast<std::uint64_t>(ranks);
+        if (shards > kMaxShards) {
+            throw po::error("--mpi-shards " + std::to_string(shards) + ": at most " + std::to_string(kMaxShards) +
+                            " shards (rank 0 holds every shard; Note [Shards])");
+        }
         if (shards < static_cast<std::uint64_t>(ranks)) {
             throw po::error("--mpi-shards " + std::to_string(shards) + " is fewer than the " + std::to_string(ranks) +
                             " ranks: every rank takes one shard at least");

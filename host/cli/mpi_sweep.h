@@ -27,10 +27,12 @@ namespace btforge {
 // With --checkpoint DIR each rank also writes each shard it completes to
 // DIR/shard-I-of-N.shard (whole or not at all). A later run with the same
 // options and DIR takes the shards it finds there instead of running them,
-// after checking that each is a shard of this run (the identity of Note
-// [Shard files]); one of another run is an error naming it, not a silent
-// mix. More shards than ranks (--mpi-shards) make the unit of lost work
-// smaller. DIR must be reachable from the rank that owns a shard (shard i:
+// after reading each as every shard is read (Note [Shard files]: its
+// checksums, its counts) and checking that it is a shard of this run (its
+// identity, its ordinals); one of another run or one changed since it was
+// written is an error naming it, not a silent mix, and rank 0 checks its
+// rows as merge does (Note [Shards]). More shards than ranks (--mpi-shards)
+// make the unit of lost work smaller. DIR must be reachable from the rank that owns a shard (shard i:
 // rank i mod R); a shard a rank cannot see is run again, which costs time,
 // not correctness.
 struct MpiSweepOptions {

@@ -92,12 +92,11 @@ std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
     if (r.expected_identity) {
         // Note [Replaying a row from its results]
         if (!space_of_grid) throw std::invalid_argument("run_replay: an expected identity needs the grid");
-        const nlohmann::ordered_json here = inputs_identity(run->strategy.spec_text, spec, *grid, *space_of_grid, market,
+        const nlohmann::json here = inputs_identity(run->strategy.spec_text, spec, *grid, *space_of_grid, market,
                                                             run->window, run->account);
-        // Compared as unordered JSON: the file's keys come back in any order.
-        const nlohmann::json expected(*r.expected_identity);
+        const nlohmann::json& expected = *r.expected_identity;
         for (const std::string& key : inputs_identity_keys()) {
-            if (!expected.contains(key) || expected[key] != nlohmann::json(here[key])) {
+            if (!expected.contains(key) || expected[key] != here[key]) {
                 throw std::runtime_error(identity_refusal(key, r.expected_identity_origin));
             }
         }

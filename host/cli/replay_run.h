@@ -35,7 +35,7 @@ struct ReplayRequest {
     // Note [Replaying a row from its results]: the identity of the inputs the
     // row was computed from (a result JSON's "identity"), named `origin` in
     // the refusal when this replay's differs.
-    std::optional<nlohmann::ordered_json> expected_identity;
+    std::optional<nlohmann::json> expected_identity;
     std::string expected_identity_origin;
 };
 

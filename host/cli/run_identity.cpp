@@ -4,23 +4,18 @@
 
 #include "host/io/sha256.h"
 #include "host/report/results_writer.h"
+#include "host/report/shard_file.h"
 
 namespace btforge {
 
-nlohmann::ordered_json inputs_identity(const std::string& spec_text, const StrategySpec& spec, const Grid& grid,
+nlohmann::json inputs_identity(const std::string& spec_text, const StrategySpec& spec, const Grid& grid,
                                        const CombinationSpace& space, const Market& m, const MarketWindow& window,
                                        const AccountSpec& account) {
-    nlohmann::ordered_json id;
+    nlohmann::json id;
     id["btforge"] = BTFORGE_VERSION;
     id["strategy"] = spec.name;
     id["spec_sha256"] = sha256_hex(spec_text);
-    Sha256 axes;
-    for (const GridAxis& axis : grid.axes) {
-        axes.update(&axis.parameter, sizeof axis.parameter);
-        axes.update(axis.values.data(), axis.values.size() * sizeof(double));
-    }
-    if (grid.random) axes.update(&*grid.random, sizeof(RandomSampling));
-    id["grid_sha256"] = axes.hex();
+    id["grid_sha256"] = run_grid_sha256(grid);
     id["combinations"] = space.count();
     Sha256 market;
     const auto column = [&market](const auto& values) {
@@ -50,8 +45,8 @@ const std::vector<std::string>& inputs_identity_keys() {
     return keys;
 }
 
-nlohmann::ordered_json inputs_identity_of(const nlohmann::ordered_json& run_identity) {
-    nlohmann::ordered_json id;
+nlohmann::json inputs_identity_of(const nlohmann::json& run_identity) {
+    nlohmann::json id;
     for (const std::string& key : inputs_identity_keys()) {
         if (run_identity.contains(key)) id[key] = run_identity[key];
     }

@@ -24,7 +24,7 @@ namespace btforge {
 // changed since the sweep, naming the first that differs (Note [Replaying a
 // row from its results]). The market is hashed column by column (about
 // 1 GB/s), once per sweep.
-nlohmann::ordered_json inputs_identity(const std::string& spec_text, const StrategySpec& spec, const Grid& grid,
+nlohmann::json inputs_identity(const std::string& spec_text, const StrategySpec& spec, const Grid& grid,
                                        const CombinationSpace& space, const Market& market, const MarketWindow& window,
                                        const AccountSpec& account);
 
@@ -34,6 +34,6 @@ const std::vector<std::string>& inputs_identity_keys();
 
 // The inputs' part of a run's identity (a shard's, which adds the sweep's
 // options): what the result JSON records.
-nlohmann::ordered_json inputs_identity_of(const nlohmann::ordered_json& run_identity);
+nlohmann::json inputs_identity_of(const nlohmann::json& run_identity);
 
 }  // namespace btforge

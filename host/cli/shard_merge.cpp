@@ -2,79 +2,38 @@
 
 #include <algorithm>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 
 #include "host/cli/command_line.h"
 #include "host/cli/interrupt.h"
 #include "host/cli/run_identity.h"
-#include "host/io/sha256.h"
-#include "host/spec/account_settings.h"
 
 namespace btforge {
 
-std::vector<NamedShard> check_shards(std::vector<NamedShard> shards) {
-    if (shards.empty()) throw std::runtime_error("no shards to merge");
-    const auto range = [](const NamedShard& shard, const char* key) {
-        return shard.content.header.at("shard").at(key).get<std::uint64_t>();
-    };
-    const nlohmann::ordered_json& want = shards.front().content.header.at("identity");
-    for (const NamedShard& shard : shards) {
-        const nlohmann::ordered_json& have = shard.content.header.at("identity");
-        if (want != have) {
-            const std::string key = identity_difference(want, have);
-            throw std::runtime_error(shard.name + " is a shard of another run than " + shards.front().name + ": its " +
-                                     key + " is " + have.value(key, nlohmann::ordered_json()).dump() + ", not " +
-                                     want.value(key, nlohmann::ordered_json()).dump());
-        }
-    }
-    std::stable_sort(shards.begin(), shards.end(), [&](const NamedShard& a, const NamedShard& b) {
-        return range(a, "index") < range(b, "index");
-    });
-    const std::uint64_t count = range(shards.front(), "count");
-    std::map<std::uint64_t, const NamedShard*> by_index;
-    for (const NamedShard& shard : shards) {
-        const auto [it, fresh] = by_index.emplace(range(shard, "index"), &shard);
-        if (!fresh) {
-            throw std::runtime_error("shard " + std::to_string(range(shard, "index")) + "/" + std::to_string(count) +
-                                     " is given twice: " + it->second->name + " and " + shard.name);
-        }
-    }
-    std::string missing;
-    for (std::uint64_t i = 0; i < count; ++i) {
-        if (by_index.count(i) == 0) missing += (missing.empty() ? "" : ", ") + std::to_string(i) + "/" + std::to_string(count);
-    }
-    if (!missing.empty()) throw std::runtime_error("the run has " + std::to_string(count) + " shards; missing: " + missing);
-    for (std::size_t i = 1; i < shards.size(); ++i) {
-        if (range(shards[i], "first_ordinal") != range(shards[i - 1], "end_ordinal")) {
-            throw std::runtime_error(shards[i].name + " starts at combination " +
-                                     std::to_string(range(shards[i], "first_ordinal")) + ", not where " +
-                                     shards[i - 1].name + " ends (" + std::to_string(range(shards[i - 1], "end_ordinal")) +
-                                     ")");
-        }
-    }
-    return shards;
-}
-
 CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
-    const nlohmann::ordered_json& identity = shard.content.header.at("identity");
-    const nlohmann::ordered_json& inputs = shard.content.header.at("inputs");
+    const ShardRun& run = shard.content.run;
+    const ShardStrategyInputs& inputs = shard.content.strategy;
     SweepRequest request;
-    request.strategy.strategy = inputs.value("strategy", std::string("default"));
-    request.strategy.spec_file = inputs.value("spec", std::string());
-    request.strategy.grid_file = inputs.value("grid", std::string());
-    request.strategy.grid_text = inputs.value("grid_text", std::string());
-    request.strategy.grid_text_origin = inputs.value("grid_text_origin", std::string("<grid>"));
-    if (inputs.contains("param")) request.strategy.param_options = inputs["param"].get<std::vector<std::string>>();
-    request.rank_by = identity.at("rank_by").get<std::string>();
-    request.top_n = identity.at("top").get<long long>();
-    request.all_rows = identity.at("all_rows").get<bool>();
-    request.periods = identity.at("periods").get<int>();
-    request.pbo = identity.at("pbo").get<bool>();
-    request.walk_forward = identity.at("walk_forward").get<std::string>();
+    request.strategy.strategy = inputs.strategy;
+    request.strategy.spec_file = inputs.spec;
+    request.strategy.grid_file = inputs.grid;
+    request.strategy.grid_text = inputs.grid_text;
+    request.strategy.grid_text_origin = inputs.grid_text_origin;
+    request.strategy.param_options = inputs.param;
+    request.rank_by = run.rank_by;
+    request.top_n = run.top;
+    request.all_rows = run.all_rows;
+    request.periods = run.periods;
+    request.pbo = run.pbo;
+    request.walk_forward = run.walk_forward;
     request.threads = threads;
-    return check_sweep_request(request);
+    try {
+        return check_sweep_request(request);
+    } catch (const boost::program_options::error& e) {
+        // Options the shard's own run would have refused.
+        throw std::runtime_error(shard.name + ": its identity's options are not a sweep's: " + e.what());
+    }
 }
 
 namespace {
@@ -103,22 +62,15 @@ struct MergedSweep {
 std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards, const CheckedSweepRequest& checked,
                                           const std::string& what, const SweepHooks& hooks) {
     const SweepRequest& request = checked.request;
-    const nlohmann::ordered_json& head = shards.front().content.header;
-    const nlohmann::ordered_json& identity = head.at("identity");
+    const ShardFile& head = shards.front().content;
     auto merged = std::make_unique<MergedSweep>();
     merged->shards = shards.size();
     merged->strategy = load_strategy(request.strategy);
     const StrategySpec& spec = merged->strategy.spec;
-    if (sha256_hex(merged->strategy.spec_text) != identity.at("spec_sha256").get<std::string>()) {
-        throw std::runtime_error("the spec " + spec.origin + " is not the one the shards ran (it changed since)");
-    }
     merged->grid = load_grid(request.strategy, spec);
     merged->space.emplace(spec, *merged->grid);
     const CombinationSpace& space = *merged->space;
-    if (space.count() != identity.at("combinations").get<std::uint64_t>()) {
-        throw std::runtime_error("the grid " + merged->grid->origin + " has " + std::to_string(space.count()) +
-                                 " combinations; the shards ran " + identity.at("combinations").dump());
-    }
+    check_shards_ran(shards, merged->strategy.spec_text, spec.origin, *merged->grid, space);
 
     // Rows: the same total order as one process (Note [Deterministic ranking]).
     std::uint64_t kept = 0;
@@ -131,10 +83,8 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     }
     merged->ranked = top.sorted();
 
-    for (const auto& span : head.at("spans")) {
-        merged->spans.emplace_back(span.at(0).get<std::string>(), span.at(1).get<std::string>());
-    }
-    merged->bars_per_year = head.at("bars_per_year").get<double>();
+    merged->spans = head.spans;
+    merged->bars_per_year = head.bars_per_year;
     if (request.periods > 0) {
         std::vector<std::uint64_t> ids;
         for (std::size_t i = 0; i < std::min<std::size_t>(merged->ranked.size(), 10); ++i) {
@@ -147,35 +97,26 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
         }
     }
 
+    // Shard 0's summary, with the counts of all (read_shard_bytes checked
+    // each; their sums are checked here).
     RunSummary& summary = merged->summary;
-    const nlohmann::ordered_json& s = head.at("summary");
+    summary = head.summary;
     summary.strategy = spec.name;
-    summary.spec_origin = s.at("spec").get<std::string>();
-    summary.grid_origin = s.at("grid").get<std::string>();
-    summary.market = s.at("market").get<std::string>();
-    summary.timestamps = s.at("timestamps").get<std::string>();
-    summary.funding = s.at("funding").get<std::string>();
-    summary.synthetic_market = s.at("synthetic_market").get<bool>();
-    summary.instruments = s.at("instruments");
-    summary.window.first_time = s.at("window").at("first_time").get<std::string>();
-    summary.window.last_time = s.at("window").at("last_time").get<std::string>();
-    summary.window.first_bar = identity.at("window").at("first_bar").get<int>();
-    summary.window.n_bars = identity.at("window").at("bars").get<int>();
     summary.combinations = space.count();
+    summary.invalid_rows = 0;
+    summary.cells = 0;
+    summary.seconds = 0.0;
     for (const NamedShard& shard : shards) {
-        const nlohmann::ordered_json& part = shard.content.header.at("summary");
-        summary.invalid_rows += part.at("invalid_rows").get<std::uint64_t>();
-        summary.cells += part.at("cells").get<std::uint64_t>();
-        summary.seconds += part.at("seconds").get<double>();
+        const RunSummary& part = shard.content.summary;
+        summary.invalid_rows += part.invalid_rows;  // each at most its shard's combinations
+        if (__builtin_add_overflow(summary.cells, part.cells, &summary.cells)) {
+            throw std::runtime_error(shard.name + ": its header's /summary/cells make more cells than a count holds");
+        }
+        summary.seconds += part.seconds;
     }
-    summary.backend = what + "; shard 0 ran on " + s.at("backend").get<std::string>();
+    summary.backend = what + "; shard 0 ran on " + head.summary.backend;
     summary.rank_by = request.rank_by;
-    for (const AccountSetting& setting : account_settings()) {
-        summary.account.*(setting.field) = identity.at("account").at(std::string(setting.key)).get<double>();
-    }
-    summary.account.margin_mode = *parse_margin_mode(identity.at("account").at("margin_mode").get<std::string>());
-    summary.inputs = head.at("inputs");
-    summary.identity = inputs_identity_of(identity);  // Note [Identity of a run's inputs]
+    summary.identity = inputs_identity_of(head.identity);  // Note [Identity of a run's inputs]
     return merged;
 }
 

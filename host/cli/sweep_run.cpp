@@ -22,9 +22,9 @@ namespace {
 // of the contents (the spec document, the grid's axes and sampling, every
 // column of the market), not of file names, so a file edited between two
 // shards is caught; the options that shape the results beside them.
-nlohmann::ordered_json run_identity(const SweepRun& run, const CheckedSweepRequest& checked) {
+nlohmann::json run_identity(const SweepRun& run, const CheckedSweepRequest& checked) {
     const SweepRequest& r = checked.request;
-    nlohmann::ordered_json id = inputs_identity(run.strategy.spec_text, run.strategy.spec, *run.grid, *run.space,
+    nlohmann::json id = inputs_identity(run.strategy.spec_text, run.strategy.spec, *run.grid, *run.space,
                                                 run.market->market, run.window, run.account);
     id["rank_by"] = r.rank_by;
     id["top"] = r.top_n;
@@ -38,23 +38,11 @@ nlohmann::ordered_json run_identity(const SweepRun& run, const CheckedSweepReque
 
 }  // namespace
 
-// The id itself in a full sweep; a random one is searched (Note [Random
-// combinations without materializing]).
+// The id itself in a full sweep; a random one's through the inverse
+// permutation (Note [Random combinations without materializing]).
 std::vector<SweepRowRef> rows_of(const CombinationSpace& space, const std::vector<std::uint64_t>& ids) {
     std::vector<SweepRowRef> rows;
-    for (std::uint64_t id : ids) rows.push_back({id, id});
-    if (!space.is_random()) return rows;
-    for (SweepRowRef& row : rows) row.ordinal = space.count();
-    std::size_t found = 0;
-    for (std::uint64_t ordinal = 0; ordinal < space.count() && found < rows.size(); ++ordinal) {
-        const std::uint64_t id = space.combination_id(ordinal);
-        for (SweepRowRef& row : rows) {
-            if (row.combination_id == id && row.ordinal == space.count()) {
-                row.ordinal = ordinal;
-                ++found;
-            }
-        }
-    }
+    for (std::uint64_t id : ids) rows.push_back({space.ordinal_of(id).value_or(space.count()), id});
     return rows;
 }
 
@@ -76,15 +64,12 @@ std::optional<ShardRange> parse_shard(const std::string& text, std::string* why)
         *why = "expected 0 <= i < N, got " + text + " (shards count from 0: 0/4 .. 3/4)";
         return std::nullopt;
     }
+    if (count > kMaxShards) {
+        *why = "expected at most " + std::to_string(kMaxShards) + " shards, got " + text +
+               " (merge takes every shard on one command line; Note [Shards])";
+        return std::nullopt;
+    }
     return ShardRange{index, count};
-}
-
-std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations) {
-    // q per shard and one more for the first r: no product can overflow.
-    const std::uint64_t q = combinations / range.count;
-    const std::uint64_t rest = combinations % range.count;
-    const auto at = [&](std::uint64_t i) { return q * i + std::min(i, rest); };
-    return {at(range.index), at(range.index + 1)};
 }
 
 const RankedRows& SweepRun::ranked() const {
@@ -407,24 +392,13 @@ std::string describe_result_files(const std::string& output, const CheckedSweepR
 
 ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& checked) {
     ShardFile shard;
-    nlohmann::ordered_json& h = shard.header;
-    h["format"] = "btforge shard";
-    h["identity"] = run.identity;
-    h["shard"] = {{"index", checked.shard->index},
-                  {"count", checked.shard->count},
-                  {"first_ordinal", run.first_ordinal},
-                  {"end_ordinal", run.end_ordinal}};
-    h["inputs"] = run.summary.inputs;
-    const RunSummary& s = run.summary;
-    h["summary"] = {{"spec", s.spec_origin}, {"grid", s.grid_origin}, {"market", s.market},
-                    {"timestamps", s.timestamps}, {"funding", s.funding}, {"backend", s.backend},
-                    {"synthetic_market", s.synthetic_market}, {"instruments", s.instruments},
-                    {"window", {{"first_time", s.window.first_time}, {"last_time", s.window.last_time}}},
-                    {"invalid_rows", s.invalid_rows}, {"cells", s.cells}, {"seconds", s.seconds}};
-    nlohmann::ordered_json spans = nlohmann::ordered_json::array();
-    for (const auto& [first, last] : run.spans) spans.push_back({first, last});
-    h["spans"] = spans;
-    h["bars_per_year"] = run.bars_per_year;
+    shard.identity = run.identity;
+    shard.range = *checked.shard;
+    shard.first_ordinal = run.first_ordinal;
+    shard.end_ordinal = run.end_ordinal;
+    shard.summary = run.summary;
+    shard.spans = run.spans;
+    shard.bars_per_year = run.bars_per_year;
     shard.rows = checked.request.all_rows ? run.outcome.all : run.outcome.top;
     shard.periods = run.outcome.periods;
     return shard;

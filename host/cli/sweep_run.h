@@ -64,25 +64,30 @@ struct SweepRequest {
 };
 
 // Note [Shards]
-// `--shard i/N` (0 <= i < N) runs the i-th of N contiguous parts of the run
-// order: floor(count/N) ordinals each, one more for the first count % N.
-// Every combination costs the same cells (bars x symbols), so equal counts
-// are equal work. A shard keeps
-// its top rows (or every row) and the period statistics of all its
+// `--shard i/N` (0 <= i < N <= kMaxShards) runs the i-th of N contiguous
+// parts of the run order: floor(count/N) ordinals each, one more for the
+// first count % N (shard_ordinals). Every combination costs the same cells
+// (bars x symbols), so equal counts are equal work. N is bounded by a
+// constant, not by the combination count: an MPI run needs a shard per rank
+// however small the grid, so shards beyond the count are empty. A shard
+// keeps its top rows (or every row) and the period statistics of all its
 // combinations, and writes them with the run's identity to OUTPUT.shard
-// (host/report/shard_file.h); `btforge merge` checks that the shards are
-// one run's, all there, none twice, and writes what one process writes:
-// the rows ranked by the same total order (Note [Deterministic ranking]),
-// the validation over the union of the period statistics. Shards run on
+// (Note [Shard files] says what a reader checks of one file). `btforge
+// merge` checks that the shards are one run's (equal identities), all there
+// (naming the first few missing and how many), none twice; that the spec
+// and the grid it loads again are the ones the identity hashed (a grid
+// edited since, same count and other values, would relabel every row: it is
+// refused, and merge stays the command it was, needing the run's spec and
+// grid as they were); and that each row is one of its shard's own
+// combinations, once (CombinationSpace::ordinal_of, which inverts a random
+// grid's permutation). Then it writes what one process writes: the rows
+// ranked by the same total order (Note [Deterministic ranking]), the
+// validation over the union of the period statistics. MPI's rank 0 and
+// --checkpoint read shards through the same reader and merge. Shards run on
 // every engine (cpu, emu, cuda: the same bits, by parity); --rank-by dsr,
 // which replays rows on the market, is refused.
-struct ShardRange {
-    std::uint64_t index = 0;
-    std::uint64_t count = 1;
-};
+// ShardRange, shard_ordinals and kMaxShards are in host/report/shard_file.h.
 std::optional<ShardRange> parse_shard(const std::string& text, std::string* why);
-// [first, end) of shard `range` in a space of `combinations`.
-std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations);
 
 // The request's options as check_sweep_request resolved them.
 struct CheckedSweepRequest {
@@ -145,7 +150,7 @@ struct SweepRun {
     // --shard: the ordinals it ran, and what makes two shards one run's.
     std::uint64_t first_ordinal = 0;
     std::uint64_t end_ordinal = 0;
-    nlohmann::ordered_json identity;
+    nlohmann::json identity;
     // True when SweepHooks::cancel stopped it (nothing else is meaningful);
     // `cancelled_while` says during what, for the message.
     bool cancelled = false;

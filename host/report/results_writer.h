@@ -48,7 +48,7 @@ struct RunSummary {
     // Note [Inputs of a run]: the options that ran it, to run it again.
     nlohmann::ordered_json inputs;
     // Note [Identity of a run's inputs]: what a replay of a row must match.
-    nlohmann::ordered_json identity;
+    nlohmann::json identity;
 };
 
 // The account as the result JSON states it: initial_equity, maker_fee,

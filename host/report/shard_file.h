@@ -1,30 +1,121 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "host/engine/top_n.h"
+#include "host/report/results_writer.h"
+#include "host/report/validation_writer.h"
+#include "host/spec/combination_space.h"
+#include "host/spec/grid.h"
 #include "reference/metrics/period_statistics.h"
 
 namespace btforge {
 
 // Note [Shard files]
 // What `btforge sweep --shard i/N -o OUT` writes to OUT.shard for `btforge
-// merge` (Note [Shards]): the magic "BTFSHARD", a format version (uint32),
-// the byte length of a JSON header (uint64) and the header (the run's
-// identity, the shard's index, count and ordinals, the run's inputs, its
-// summary, the periods' spans), then the shard's kept rows and the period
-// statistics of all its combinations in run order, as the engine holds
-// them in memory (ResultRow, PeriodStatistics: doubles and integers of this
-// machine's byte order; the header states both sizes, and a reader refuses
-// a file whose sizes differ from its own). The file is written whole or
-// not at all, like every output.
+// merge` (Note [Shards]), what an MPI rank sends rank 0 and what
+// --checkpoint keeps (Note [Resuming an MPI run]):
+//   "BTFSHARD"                      magic, 8 bytes
+//   version                         uint32, kShardFormatVersion
+//   three sections, each as         its byte length (uint64), its bytes,
+//                                   their SHA-256 (32 bytes)
+//     header      JSON: the run's identity, the shard's index, count and
+//                 ordinals, the run's inputs, the shard's summary, the
+//                 periods' spans, the sizes of a row and of a period's
+//                 statistics;
+//     rows        the shard's kept rows (ResultRow);
+//     periods     the period statistics of all its combinations in run
+//                 order (PeriodStatistics).
+// Rows and statistics are as the engine holds them in memory: doubles and
+// integers of this machine's byte order, without padding; a reader refuses
+// a file whose row or statistics size differs from its own. The file is
+// written whole or not at all, like every output. A reader believes nothing
+// it has not checked, and checks everything before it allocates:
+//   - the magic and the version (an older shard is named as such: run it
+//     again);
+//   - every section's length against the bytes that remain (the header at
+//     most kMaxJsonDocumentBytes), every digest against its section, no
+//     byte after the last; so a flipped bit, an edited number, a cut file
+//     is refused naming the file and the section;
+//   - the header through the checked JSON reader (Note [Checked JSON
+//     documents]: depth, size, numbers, repeated keys), then every field
+//     it reads for presence, type and range, every string of it free of
+//     control characters (it is printed), and what follows from the
+//     fields: index < count <= kMaxShards, the identity's shard count equal
+//     to count, the ordinals those of shard_ordinals, as many spans as
+//     periods, as many rows as --top or --all-rows keep of the shard's
+//     combinations and period statistics for each of them, each period.
+// Then check_shards checks a set (one run's, each once, all there, in run
+// order) and check_shards_ran what needs the spec and grid (the ones the
+// identity hashed, each row one of its shard's own combinations, once).
+// Messages name the file (or message), the section or JSON pointer and a
+// stable rule; no byte of the file that is not printable text is echoed.
+inline constexpr std::uint32_t kShardFormatVersion = 2;
+
+// Note [Shards]: at most this many shards in a run. merge takes every shard
+// on one command line (Linux's 2 MiB of arguments hold about 100,000 file
+// names), and rank 0 of an MPI run holds every shard. Not bounded by the
+// combination count: shards beyond it are empty and legitimate (an MPI run
+// needs a shard per rank, a job array may be sized before the grid is).
+inline constexpr std::uint64_t kMaxShards = 100'000;
+
+struct ShardRange {
+    std::uint64_t index = 0;
+    std::uint64_t count = 1;
+};
+// [first, end) of shard `range` in a run of `combinations` (Note [Shards]).
+std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations);
+
+// The values of a run's identity that merge uses, typed; the reader fills
+// them from ShardFile::identity, which alone is written.
+struct ShardRun {
+    std::string spec_sha256;
+    std::string grid_sha256;
+    std::uint64_t combinations = 0;
+    int first_bar = 0;
+    int bars = 0;
+    AccountSpec account;
+    std::string rank_by;
+    long long top = 0;
+    bool all_rows = false;
+    int periods = 0;
+    bool pbo = false;
+    std::string walk_forward;
+};
+
+// Where the strategy and the grid came from (Note [Inputs of a run]), for
+// merge to load them again; the reader fills them from ShardFile::inputs.
+struct ShardStrategyInputs {
+    std::string strategy = "default";
+    std::string spec;
+    std::string grid;
+    std::string grid_text;
+    std::string grid_text_origin = "<grid>";
+    std::vector<std::string> param;
+};
+
 struct ShardFile {
-    nlohmann::ordered_json header;
+    nlohmann::json identity;  // Note [Shards]: equal for the shards of one run
+    ShardRun run;             // read from `identity`
+    ShardRange range;
+    std::uint64_t first_ordinal = 0;
+    std::uint64_t end_ordinal = 0;
+    nlohmann::json inputs;  // Note [Inputs of a run]
+    ShardStrategyInputs strategy;  // read from `inputs`
+    // The shard's own sweep: spec_origin, grid_origin, market, timestamps,
+    // funding, backend, window.first_time and last_time, invalid_rows,
+    // cells, seconds (the reader fills the rest from the identity).
+    RunSummary summary;
+    PeriodSpans spans;
+    double bars_per_year = 0.0;
     std::vector<ResultRow> rows;
     std::vector<PeriodStatistics> periods;
 };
@@ -35,14 +126,39 @@ void write_shard_file(std::ostream& out, const ShardFile& shard);
 std::string shard_bytes(const ShardFile& shard);
 
 // Throws DataError (file, rule) for a file that is not a shard of this
-// format: unreadable, wrong magic or version, sizes of another build,
-// counts that do not match the bytes.
+// format or breaks a rule of Note [Shard files].
 ShardFile read_shard_file(const std::filesystem::path& file);
 // The same from the bytes of a file or message called `name` in errors.
-ShardFile read_shard_bytes(const std::string& name, const std::string& bytes);
+ShardFile read_shard_bytes(const std::string& name, std::string_view bytes);
+
+// A shard and what to call it in errors: its file, or where it came from
+// ("rank 2's shard 5/16").
+struct NamedShard {
+    std::string name;
+    ShardFile content;
+};
+
+// Note [Shards]: the shards of one run (their identities equal), each once,
+// all there. Returns them sorted by index; throws std::runtime_error naming
+// the shards at fault (the first few of the missing ones, and how many).
+std::vector<NamedShard> check_shards(std::vector<NamedShard> shards);
+
+// The grid's part of a run's identity: its axes' values and its sampling.
+std::string run_grid_sha256(const Grid& grid);
+
+// Checks what the shards ran against the spec document and the grid loaded
+// for the merge: they are the ones the identity hashed (else the rows
+// would be labelled with other values), the grid has the run's count of
+// combinations, and each row is one of its shard's own combinations (its
+// ordinal in the shard's range: Note [Random combinations without
+// materializing]), once. Throws std::runtime_error naming the shard.
+void check_shards_ran(const std::vector<NamedShard>& shards, std::string_view spec_text, const std::string& spec_origin,
+                      const Grid& grid, const CombinationSpace& space);
 
 // Of two runs' identities, the first key whose value differs ("" when none),
 // for a refusal that names what differs.
-std::string identity_difference(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b);
+std::string identity_difference(const nlohmann::json& a, const nlohmann::json& b);
+// "its KEY is A, not B", the values shortened and escaped for a message.
+std::string describe_identity_difference(const nlohmann::json& have, const nlohmann::json& want);
 
 }  // namespace btforge

@@ -73,6 +73,13 @@ std::uint64_t CombinationSpace::combination_id(std::uint64_t ordinal) const {
     return permutation_ ? (*permutation_)(ordinal) : ordinal;
 }
 
+std::optional<std::uint64_t> CombinationSpace::ordinal_of(std::uint64_t id) const {
+    if (id >= full_size_) return std::nullopt;
+    const std::uint64_t ordinal = permutation_ ? permutation_->inverse(id) : id;
+    if (ordinal >= count_) return std::nullopt;
+    return ordinal;
+}
+
 void CombinationSpace::decode(std::uint64_t id, std::span<double> values_in_spec_order) const {
     if (id >= full_size_) throw std::out_of_range("CombinationSpace: id " + std::to_string(id) + " >= size " + std::to_string(full_size_));
     if (values_in_spec_order.size() != digits_.size())

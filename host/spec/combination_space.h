@@ -53,6 +53,10 @@ public:
     // combinations without materializing]), whose ids are not sorted: an
     // engine that wants series locality sorts each chunk of ids itself.
     std::uint64_t combination_id(std::uint64_t ordinal) const;
+    // id -> its ordinal: the inverse of combination_id, or nothing for an id
+    // the sweep does not run (outside the space, or a random sweep's id
+    // whose ordinal is count() or more).
+    std::optional<std::uint64_t> ordinal_of(std::uint64_t id) const;
 
     // id -> values, indexed like StrategySpec::parameters. `out.size()` must be
     // parameter_count(); throws std::out_of_range when id >= full_size().

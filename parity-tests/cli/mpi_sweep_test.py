@@ -23,6 +23,8 @@ import tempfile
 import time
 import unittest
 
+from shard_format import Shard
+
 BTFORGE = None
 MPIRUN = None
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -161,6 +163,33 @@ class MpiSweepTest(unittest.TestCase):
         self.assertIn("ck/shard-2-of-3.shard is a shard of another run (its account", done.stderr)
         self.assertIn("no result file written", done.stderr)
         self.assertEqual(self.results_of("foreign"), [])
+
+    def test_a_checkpoint_gets_the_checks_of_merge(self):
+        # Note [Shard files]: a checkpoint edited since it was written is
+        # refused by the rank that takes it; one whose checksums were made
+        # to match, by rank 0's checks of the rows (issue 29).
+        self.run_mpi(3, *CPU, "--mpi-shards", "3", "--checkpoint", "ck", "-o", "first")
+        path = os.path.join(self.dir, "ck", "shard-1-of-3.shard")
+        intact = Shard.read(path)
+        edited = Shard.read(path)
+        edited.set_sharpe(0, 99.0)
+        edited.keep_digests = True
+        edited.write(path)
+        done = self.run_mpi(3, *CPU, "--mpi-shards", "3", "--checkpoint", "ck", "-o", "edited", expect=None)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("rank 1 of 3", done.stderr)
+        self.assertIn("ck/shard-1-of-3.shard: shard-checksum: its rows section does not match its SHA-256",
+                      done.stderr)
+        self.assertEqual(self.results_of("edited"), [])
+        intact.set_row_id(0, intact.row_id(0) + 10**6)
+        intact.write(path)
+        done = self.run_mpi(3, *CPU, "--mpi-shards", "3", "--checkpoint", "ck", "-o", "foreign", expect=None)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("ck/shard-1-of-3.shard: rows section: row 0 has combination id", done.stderr)
+        self.assertEqual(self.results_of("foreign"), [])
+        done = self.run_mpi(2, *CPU, "--mpi-shards", "1000000", "-o", "many", expect=None)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertEqual(done.stderr.count("--mpi-shards 1000000: at most 100000 shards"), 1, done.stderr)
 
     def test_a_set_up_mistake_stops_every_rank_and_is_said_once(self):
         done = self.run_mpi(3, *CPU, "--mpi-shards", "2", "-o", "few", expect=None)

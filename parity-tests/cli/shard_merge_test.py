@@ -8,15 +8,21 @@ One process's CSV, validation JSON and walk-forward CSV are compared byte for
 byte with the merge of shards: uneven splits, more shards than needed, every
 row kept, a random grid, the emu backend's shards; then every refusal:
 missing, repeated and foreign shards, files that are not shards, bad --shard.
+ShardFileTest edits shard files (shard_format.py) as a hostile or unlucky
+user would, and each edit is refused naming the file and what is wrong
+(Note [Shard files], issue 29).
 """
 
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+
+from shard_format import Shard
 
 BTFORGE = None
 MARKET = ["--synthetic-bars", "4000"]
@@ -132,6 +138,223 @@ class ShardMergeTest(unittest.TestCase):
         done = self.run_btforge("sweep", *MARKET, "--rank-by", "dsr", "--shard", "0/2", "-o", "x", expect=2)
         self.assertIn("--rank-by dsr", done.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "x.shard")))
+
+
+SMALL = ["--synthetic-bars", "1000", "--param", "ema_fast=8,12,20", "--param", "sl_atr=1.5,2", "--periods", "2",
+         "--top", "2", "--backend", "cpu", "--threads", "1"]
+
+
+def limit_memory():
+    # A merge that believes a forged count must fail fast, not take the machine.
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+class ShardFileTest(unittest.TestCase):
+    """Two shards of a 6-combination sweep (3 each, 2 rows kept, 2 periods), edited."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="btforge-shard-file-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        for i in range(2):
+            self.run_btforge("sweep", *SMALL, "--shard", f"{i}/2", "-o", f"s{i}")
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def run_btforge(self, *args, expect=0):
+        done = subprocess.run([BTFORGE, *args], cwd=self.dir, capture_output=True, timeout=120,
+                              preexec_fn=limit_memory)
+        out, err = done.stdout.decode(errors="backslashreplace"), done.stderr.decode(errors="backslashreplace")
+        self.assertEqual(done.returncode, expect, err + out)
+        # No library text, no raw control character or binary byte.
+        for text in ("json.exception", "internal error", "CombinationSpace", "vector", "basic_string",
+                     "out of memory", "\x1b"):
+            self.assertNotIn(text, err + out)
+        self.assertFalse(any(b < 0x20 and b not in b"\n\t" or b == 0x7f or b >= 0x80 for b in done.stderr),
+                         done.stderr)
+        return out, err
+
+    def merge_refused(self, *names, says=()):
+        _, err = self.run_btforge("merge", *names, "-o", "m", expect=1)
+        for text in says:
+            self.assertIn(text, err)
+        self.assertFalse(os.path.exists(self.path("m.csv")))
+        return err
+
+    def edited(self, name, edit, out=None):
+        shard = Shard.read(self.path(name))
+        edit(shard)
+        shard.write(self.path(out or name))
+
+    def test_intact_shards_merge(self):
+        self.run_btforge("merge", "s0.shard", "s1.shard", "-o", "m")
+        # ROW_SHARPE is where the Sharpe is: the merged CSV says so.
+        with open(self.path("m.csv")) as f:
+            rows = [line.split(",") for line in f.read().splitlines()]
+        column = rows[0].index("sharpe")
+        sharpe = {int(row[1]): float(row[column]) for row in rows[1:]}
+        shard = Shard.read(self.path("s0.shard"))
+        for k in range(shard.row_count()):
+            self.assertAlmostEqual(shard.sharpe(k), sharpe[shard.row_id(k)], places=9)
+
+    def test_an_edited_row_is_refused_by_its_checksum(self):
+        for what, edit in (("one flipped bit in a sharpe", lambda s: s.flip_bit("rows", 96)),
+                           ("a sharpe set to 99", lambda s: s.set_sharpe(0, 99.0)),
+                           ("a flipped bit in a period's statistics", lambda s: s.flip_bit("periods", 5, 3))):
+            with self.subTest(what):
+                def keep_digests(shard, edit=edit):
+                    edit(shard)
+                    shard.keep_digests = True
+                self.edited("s0.shard", keep_digests, "bad.shard")
+                section = "periods" if "period" in what else "rows"
+                self.merge_refused("bad.shard", "s1.shard",
+                                   says=("bad.shard: shard-checksum: its " + section + " section does not match "
+                                         "its SHA-256",))
+        # The header has its own.
+        self.edited("s0.shard", lambda s: (s.header["summary"].update(invalid_rows=1),
+                                           setattr(s, "keep_digests", True)), "bad.shard")
+        self.merge_refused("bad.shard", "s1.shard", says=("bad.shard: shard-checksum: its header section",))
+
+    def test_rows_are_their_shards_own_combinations_once(self):
+        # Checksums made to match: what merge derives still refuses.
+        first = Shard.read(self.path("s0.shard")).row_id(0)
+        self.edited("s0.shard", lambda s: s.set_row_id(1, first), "twice.shard")
+        self.merge_refused("twice.shard", "s1.shard",
+                           says=(f"twice.shard: rows section: combination id {first} has more than one row",))
+        # Shard 1 holds ordinals 3..6: id 4 is another shard's, 1000 no one's.
+        for id in (4, 1000, 2**64 - 1):
+            with self.subTest(id=id):
+                self.edited("s0.shard", lambda s: s.set_row_id(0, id), "foreign.shard")
+                self.merge_refused("foreign.shard", "s1.shard",
+                                   says=(f"foreign.shard: rows section: row 0 has combination id {id}, which is not "
+                                         "one of the shard's combinations (ordinals 0..3",))
+
+    def test_counts_follow_from_the_options_and_the_shard(self):
+        sizes = Shard.read(self.path("s0.shard"))
+        # Period statistics cut by one combination's, the count edited to match.
+        self.edited("s0.shard", lambda s: s.periods.__delitem__(slice(-2 * s.period_bytes, None)), "cut.shard")
+        self.merge_refused("cut.shard", "s1.shard",
+                           says=("cut.shard: inconsistent-shard: its periods section holds 4 period statistics "
+                                 f"({4 * sizes.period_bytes} bytes); its shard 0/2 has 3 combinations, each of 2 periods "
+                                 "(--periods): 6",))
+        # A row less than --top 2 keeps of its 3 combinations.
+        self.edited("s0.shard", lambda s: s.rows.__delitem__(slice(-s.row_bytes, None)), "short.shard")
+        self.merge_refused("short.shard", "s1.shard",
+                           says=("short.shard: inconsistent-shard: its rows section holds 1 rows "
+                                 f"({sizes.row_bytes} bytes); its shard 0/2 has 3 combinations, of which --top 2 "
+                                 "keeps 2",))
+
+    def test_a_forged_count_costs_nothing(self):
+        # A section that says 2^64-1 bytes; a run of 2^64-1 shards. Under a
+        # 2 GiB address-space limit, refused at once.
+        def forged_length(shard):
+            shard.lengths["periods"] = (2**64 - 1) if shard.version > 1 else 2**60 * shard.period_bytes
+            if shard.version == 1:
+                shard.periods = bytearray()  # 9b5b75c: 2^60 statistics of 112 bytes "fit" the body modulo 2^64
+        self.edited("s0.shard", forged_length, "long.shard")
+        self.merge_refused("long.shard", "s1.shard", says=("long.shard: truncated-shard: its periods section says",))
+        for i in range(2):
+            self.edited(f"s{i}.shard", lambda s: s.header["shard"].update(count=2**64 - 1), f"many{i}.shard")
+        self.merge_refused("many0.shard", "many1.shard",
+                           says=("many0.shard: bad-shard-header: its header's /shard/count: expected a whole number "
+                                 "in 0..100000, got 18446744073709551615",))
+
+    def test_the_header_goes_through_the_checked_json_reader(self):
+        def deep(shard):
+            text = json.dumps(shard.header)
+            shard.header_text = text.replace('"identity": {', '"identity": {"x": ' + "[" * 100000 + "]" * 100000 +
+                                             ", ", 1).encode()
+        self.edited("s0.shard", deep, "deep.shard")
+        self.merge_refused("deep.shard", "s1.shard",
+                           says=("deep.shard: too-deep: its header (line 1, column", "nested at most 64 levels"))
+        self.edited("s0.shard", lambda s: setattr(s, "header_text", json.dumps(s.header).encode()[:-1] +
+                                                  b', "identity": {}}'), "twice.shard")
+        self.merge_refused("twice.shard", "s1.shard", says=("twice.shard: duplicate-key: its header's /identity",))
+        self.edited("s0.shard", lambda s: setattr(s, "header_text", b'{"format": "\xff\xfe\x1b[31m"}'), "bin.shard")
+        self.merge_refused("bin.shard", "s1.shard", says=("bin.shard: bad-json: its header",))
+
+    def test_every_header_field_read_is_checked(self):
+        def drop(key):
+            return lambda h: h.pop(key)
+        def put(path, value):
+            def edit(h):
+                for key in path[:-1]:
+                    h = h[key]
+                h[path[-1]] = value
+            return edit
+        cases = [
+            (put(["identity", "top"], "x"), "its header's /identity/top: expected a whole number in 1..", '"x"'),
+            (drop("summary"), "its header's /: expected a member \"summary\"", "none"),
+            (drop("spans"), "its header's /: expected a member \"spans\"", "none"),
+            (put(["spans"], 5), "its header's /spans: expected an array", "5"),
+            (put(["spans"], [["a"], ["b", "c"]]), "its header's /spans/0: expected [first bar time, last bar time]",
+             "an array"),
+            (put(["identity", "account", "taker_fee"], -1), "its header's /identity/account/taker_fee: expected", "-1"),
+            (put(["identity", "account", "margin_mode"], "both"), "/identity/account/margin_mode", '"both"'),
+            (put(["identity", "periods"], 17), "its header's /identity/periods: expected a whole number in 0..16", "17"),
+            (put(["identity", "window"], {"first_bar": -1, "bars": 1000}), "/identity/window/first_bar", "-1"),
+            (put(["identity", "combinations"], 2**64 - 1), "/identity/combinations", "18446744073709551615"),
+            (put(["identity", "spec_sha256"], 12), "/identity/spec_sha256: expected a string", "12"),
+            (put(["inputs", "param"], [1]), "its header's /inputs/param/0: expected a string", "1"),
+            (put(["summary", "seconds"], "soon"), "its header's /summary/seconds: expected a number", '"soon"'),
+            (put(["summary", "invalid_rows"], 4), "/summary/invalid_rows: expected a whole number in 0..3", "4"),
+            (put(["bars_per_year"], 0), "its header's /bars_per_year: expected a positive number", "0"),
+            (put(["row_bytes"], 8), "shard-layout: written by a build whose rows", "8"),
+            (put(["identity", "rank_by"], "luck"), "its identity's options are not a sweep's", "unknown metric 'luck'"),
+            (put(["shard", "index"], 7), "inconsistent-shard: its header names shard 7/2", "index < count"),
+            (put(["shard", "end_ordinal"], 4), "inconsistent-shard: its header says shard 0/2 holds combinations 0..4",
+             "it holds 0..3"),
+        ]
+        for edit, says, got in cases:
+            with self.subTest(says):
+                # Both shards, so their identities stay equal and the field is read.
+                for i in range(2):
+                    self.edited(f"s{i}.shard", lambda s: edit(s.header), f"e{i}.shard")
+                err = self.merge_refused("e0.shard", "e1.shard", says=("e0.shard: ", says))
+                self.assertIn(got, err)
+
+    def test_no_byte_of_a_bad_header_is_echoed(self):
+        # A key and a value with ESC, in one shard and in both.
+        self.edited("s0.shard", lambda s: s.header["identity"].update({"\x1b[31mevil": 1}), "key.shard")
+        self.merge_refused("key.shard", "s1.shard", says=("\\x1b[31mevil",))
+        for i in range(2):
+            self.edited(f"s{i}.shard", lambda s: s.header["summary"].update(backend="cpu\x1b[2J\u0085"), f"e{i}.shard")
+        self.merge_refused("e0.shard", "e1.shard",
+                           says=("e0.shard: bad-shard-header: its header's /summary/backend: expected text without "
+                                 "control characters",))
+
+    def test_an_older_format_is_named(self):
+        self.edited("s0.shard", lambda s: setattr(s, "version", 1), "old.shard")
+        self.merge_refused("old.shard", "s1.shard",
+                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 2 "
+                                 "(an older btforge wrote it",))
+
+    def test_a_grid_edited_since_the_shards_ran_is_refused(self):
+        grid = {"strategy": "default", "parameters": {"ema_fast": {"values": [8, 12, 20]},
+                                                      "sl_atr": {"values": [1.5, 2]}}}
+        with open(self.path("grid.json"), "w") as f:
+            json.dump(grid, f)
+        options = ["--synthetic-bars", "1000", "--grid", "grid.json", "--backend", "cpu", "--threads", "1"]
+        for i in range(2):
+            self.run_btforge("sweep", *options, "--shard", f"{i}/2", "-o", f"g{i}")
+        grid["parameters"]["ema_fast"]["values"] = [9, 13, 21]  # as many combinations, other values
+        with open(self.path("grid.json"), "w") as f:
+            json.dump(grid, f)
+        self.merge_refused("g0.shard", "g1.shard",
+                           says=("grid.json is not the one the shards ran", "grid_sha256"))
+        grid["parameters"]["ema_fast"]["values"] = [8, 12, 20]
+        with open(self.path("grid.json"), "w") as f:
+            json.dump(grid, f)
+        self.run_btforge("merge", "g0.shard", "g1.shard", "-o", "m")
+
+    def test_the_number_of_shards_is_bounded(self):
+        _, err = self.run_btforge("sweep", *SMALL, "--shard", "0/1000000000", "-o", "x", expect=2)
+        self.assertIn("--shard: expected at most 100000 shards, got 0/1000000000", err)
+        self.assertFalse(os.path.exists(self.path("x.shard")))
+        self.run_btforge("sweep", *SMALL, "--shard", "0/100000", "-o", "x")
+        err = self.merge_refused("x.shard", says=("the run has 100000 shards; 99999 missing: 1/100000, 2/100000, "
+                                                  "3/100000, 4/100000, 5/100000, ...",))
+        self.assertLess(len(err), 400)
 
 
 if __name__ == "__main__":

@@ -159,6 +159,27 @@ TEST_CASE("random mode draws distinct ids, reproducibly per seed") {
     CHECK(all == everything);
 }
 
+TEST_CASE("ordinal_of inverts combination_id, and has nothing for an id the sweep does not run") {
+    const StrategySpec spec = test::default_spec();
+    json grid = grid_json();
+    const CombinationSpace full = space_of(spec, grid);
+    for (std::uint64_t ordinal = 0; ordinal < full.count(); ++ordinal) CHECK(full.ordinal_of(ordinal) == ordinal);
+    CHECK(!full.ordinal_of(288));
+    CHECK(!full.ordinal_of(~std::uint64_t{0}));
+
+    grid["random"] = {{"count", 100}, {"seed", 7}};
+    const CombinationSpace random = space_of(spec, grid);
+    std::set<std::uint64_t> drawn;
+    for (std::uint64_t ordinal = 0; ordinal < random.count(); ++ordinal) {
+        const std::uint64_t id = random.combination_id(ordinal);
+        drawn.insert(id);
+        CHECK(random.ordinal_of(id) == ordinal);
+    }
+    // The 188 ids the permutation puts at ordinals 100..287 are not run.
+    for (std::uint64_t id = 0; id < 288; ++id) CHECK(random.ordinal_of(id).has_value() == (drawn.count(id) == 1));
+    CHECK(!random.ordinal_of(288));
+}
+
 // `n` bool parameters, not series, all swept over {0, 1}: a space of 2^n.
 struct BoolSpace {
     StrategySpec spec;

@@ -10,6 +10,7 @@
 #include "host/data/csv_fields.h"
 #include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
+#include "host/data/market_limits.h"
 
 namespace btforge {
 
@@ -451,6 +452,8 @@ void check_resampling(const SymbolRows& rows, std::span<const std::size_t> kept,
     }
     const std::int64_t grid = length > 0 ? length : bar;
     const std::int64_t first = rows.bars[kept.front()].timestamp_ms;
+    std::int64_t bucket = 0;
+    double volume = 0.0;
     for (const std::size_t k : kept) {
         const std::int64_t t = rows.bars[k].timestamp_ms;
         const Origin at = rows.origins[k];
@@ -482,10 +485,20 @@ void check_resampling(const SymbolRows& rows, std::span<const std::size_t> kept,
                           " past " + boundaries + ", and one bar does not tell its length: it may end after the bar "
                           "it joins closes; " + fits + " to resample on its boundaries");
         }
-        if (t - floor_mod(t - offset, bar) < kMinTimestampMs) {
+        const std::int64_t start = t - floor_mod(t - offset, bar);
+        if (start < kMinTimestampMs) {
             throw DataError(files[at.file].string(), at.line, 1, "timestamp-out-of-range",
                             rows.symbol + "'s bar at " + describe_ms(t) + " resampled to --bar " +
                                 describe_bar_length(bar) + " would open before the year 0000");
+        }
+        // The summed volume within Note [Market value limits], as each bar's is.
+        volume = start == bucket ? volume + rows.bars[k].volume : rows.bars[k].volume;
+        bucket = start;
+        if (!volume_in_range(volume)) {
+            throw DataError(files[at.file].string(), at.line, 0, "volume-out-of-range",
+                            rows.symbol + "'s volume resampled into its " + describe_bar_length(bar) + " bar at " +
+                                describe_ms(start) + " sums to " + shortest_text(volume) + ", above " +
+                                shortest_text(kMaxVolume) + ", the largest a market may hold");
         }
     }
 }

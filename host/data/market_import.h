@@ -67,7 +67,10 @@ namespace btforge {
 // --bar-offset that resamples them on their own boundaries; a bar off the
 // grid of the symbol's first (a 1h bar at 03:01 among bars on the hour)
 // fits no offset. A symbol of one bar, whose length cannot be told, must
-// open on a --bar boundary. Without --bar no bar moves, and none of this
+// open on a --bar boundary. A resampled bar's summed volume stays within
+// Note [Market value limits] (volume-out-of-range at the source bar that
+// passes it), and its time within years 0000..9999, so that what an import
+// writes every loader takes. Without --bar no bar moves, and none of this
 // applies. The gap report describes the source bars of each symbol: their
 // usual interval (the most common step), and the steps longer than it.
 
@@ -109,7 +112,8 @@ struct ImportedBars {
 
 // Throws DataError at the file, line and field (empty-file, mixed-intervals,
 // bar-off-boundary, no-symbol, ambiguous-symbol, bad-symbol, and the rules
-// of the rows); std::invalid_argument for options that do not fit the files
+// of the rows, timestamp-out-of-range and volume-out-of-range of resampled
+// bars among them); std::invalid_argument for options that do not fit the files
 // (a mapping without a required column or naming an unknown one, --symbol
 // for a file with a symbol column, bars longer than the resampling length
 // or not dividing it, a bar length or offset out of range).

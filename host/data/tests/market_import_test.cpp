@@ -207,6 +207,13 @@ TEST_CASE("bars off the --bar boundaries are refused at their line, or resampled
     options.bar_ms = 7 * 86'400'000;
     CHECK(refusal([&] { import_bars(std::vector<std::filesystem::path>{ancient}, options); }).rule() ==
           "timestamp-out-of-range");
+    // Volumes within the market's limit that sum above it in one resampled bar.
+    const auto heavy = dir.write("HEAVY-1m.csv", "1704067200000,1,1,1,1,1e24,0,0,0,0,0,0\n"
+                                                 "1704067260000,1,1,1,1,1e24,0,0,0,0,0,0\n");
+    CHECK(import_klines({heavy}).symbols[0].bars.size() == 2);
+    e = refusal([&] { import_klines({heavy}, 5 * kM); });
+    CHECK(e.rule() == "volume-out-of-range");
+    CHECK(e.line() == 2);
 }
 
 TEST_CASE("files of different bar lengths are refused naming both, unless --bar makes symbols one length") {

@@ -50,8 +50,8 @@ int run_import(const std::vector<std::string>& args) {
         ("bar", po::value(&bar)->value_name("LENGTH"),
          "resample to bars of this length (30s, 5m, 1h, 4h, 1d; at most 7d), aligned to the epoch")
         ("bar-offset", po::value(&bar_offset)->value_name("LENGTH"),
-         "with --bar: bars open this long after the epoch's boundaries (--bar 1h --bar-offset 30m: at :30), as the "
-         "source bars must")
+         "with --bar: bars open this long after the epoch's boundaries (--bar 1h --bar-offset 30m: at :30, for "
+         "source bars opening at :30)")
         ("timestamps", po::value(&timestamps)->default_value(timestamps), "output timestamps: iso (ISO-8601 UTC) or ms");
     std::vector<std::string> files;
     if (!parse_command_line(args, kImportUsage, options, nullptr, &files)) return kExitOk;

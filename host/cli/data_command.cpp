@@ -1,7 +1,6 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 #include "host/cli/command_line.h"
@@ -25,21 +24,6 @@ constexpr const char* kImportUsage =
     "many files at once (one per symbol and month), merged per symbol in time order, optionally resampled\n"
     "(--bar), with a gap report. Note [Market import] in host/data/market_import.h.";
 
-// "timestamp=open_time,open=o,..." -> pairs.
-std::vector<std::pair<std::string, std::string>> parse_columns(const std::string& text) {
-    std::vector<std::pair<std::string, std::string>> out;
-    std::stringstream list(text);
-    for (std::string item; std::getline(list, item, ',');) {
-        const std::size_t eq = item.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
-            throw po::error("--columns expects NAME=COLUMN pairs separated by commas (timestamp=open_time,...), got '" +
-                            item + "'");
-        }
-        out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    }
-    return out;
-}
-
 int run_import(const std::vector<std::string>& args) {
     std::string format_name;
     std::string output;
@@ -47,6 +31,7 @@ int run_import(const std::vector<std::string>& args) {
     std::string columns;
     std::string timestamp_unit = "auto";
     std::string bar;
+    std::string bar_offset;
     std::string timestamps = "iso";
     po::options_description options("Import");
     options.add_options()
@@ -55,13 +40,18 @@ int run_import(const std::vector<std::string>& args) {
          "(funding-rate history dumps), csv (any CSV with a header; see --columns)")
         ("output,o", po::value(&output)->required()->value_name("CSV"), "file to write")
         ("symbol", po::value(&symbol)->value_name("SYMBOL"),
-         "the symbol of every file (default: the file name up to its first '-', or csv's symbol column)")
+         "the symbol of every file (default: a csv's symbol column, or the file name before its -INTERVAL-DATE "
+         "suffix: BTCUSDT of BTCUSDT-1m-2024-01.csv)")
         ("columns", po::value(&columns)->value_name("NAME=COLUMN,..."),
-         "csv: the file's column of timestamp, open, high, low, close, volume and optionally symbol (unmapped ones "
-         "keep their names)")
+         "csv: the file's column of timestamp, open, high, low, close, volume and symbol (unmapped ones keep their "
+         "names; a symbol column is used when there is one)")
         ("timestamp-unit", po::value(&timestamp_unit)->default_value(timestamp_unit)->value_name("UNIT"),
          "unit of integer timestamps: s, ms, us, ns, or auto (per file, from their magnitudes)")
-        ("bar", po::value(&bar)->value_name("LENGTH"), "resample to bars of this length (30s, 5m, 1h, 4h, 1d), aligned to the epoch")
+        ("bar", po::value(&bar)->value_name("LENGTH"),
+         "resample to bars of this length (30s, 5m, 1h, 4h, 1d; at most 7d), aligned to the epoch")
+        ("bar-offset", po::value(&bar_offset)->value_name("LENGTH"),
+         "with --bar: bars open this long after the epoch's boundaries (--bar 1h --bar-offset 30m: at :30, for "
+         "source bars opening at :30)")
         ("timestamps", po::value(&timestamps)->default_value(timestamps), "output timestamps: iso (ISO-8601 UTC) or ms");
     std::vector<std::string> files;
     if (!parse_command_line(args, kImportUsage, options, nullptr, &files)) return kExitOk;
@@ -78,13 +68,28 @@ int run_import(const std::vector<std::string>& args) {
     }
     if (!columns.empty()) {
         if (*format != ImportFormat::MappedCsv) throw po::error("--columns applies to --format csv");
-        import.columns = parse_columns(columns);
+        try {
+            import.columns = parse_column_mapping(columns);
+        } catch (const std::invalid_argument& e) {
+            throw po::error(e.what());
+        }
     }
+    const auto bar_length = [](const char* option, const std::string& text) {
+        const std::optional<std::int64_t> length = parse_bar_length(text);
+        if (!length) {
+            throw po::error(std::string(option) + " expects a length from 1s to " + describe_bar_length(kMaxBarMs) +
+                            " like 30s, 5m, 1h, 4h or 1d, got '" + text + "'");
+        }
+        return *length;
+    };
     if (!bar.empty()) {
         if (*format == ImportFormat::BinanceFunding) throw po::error("--bar resamples bars; funding rates are not bars");
-        const std::optional<std::int64_t> length = parse_bar_length(bar);
-        if (!length) throw po::error("--bar expects a length like 30s, 5m, 1h, 4h or 1d, got '" + bar + "'");
-        import.bar_ms = *length;
+        import.bar_ms = bar_length("--bar", bar);
+    }
+    if (!bar_offset.empty()) {
+        if (bar.empty()) throw po::error("--bar-offset applies to --bar");
+        import.bar_offset_ms = bar_length("--bar-offset", bar_offset);
+        if (import.bar_offset_ms >= import.bar_ms) throw po::error("--bar-offset must be shorter than --bar");
     }
     const TimestampFormat written = timestamps == "iso" ? TimestampFormat::Iso8601 : TimestampFormat::EpochMs;
     install_interrupt_handler();
@@ -112,6 +117,7 @@ int run_import(const std::vector<std::string>& args) {
         const ImportedBars imported = import_bars(paths, import);
         write_bars_csv(imported.symbols, outputs.stream(0), written);
         outputs.commit();  // Note [Outputs committed together]
+        for (const std::string& note : imported.notes) std::cout << note << '\n';
         std::cout << "gap report of the source bars:\n";
         for (const SymbolGaps& gaps : imported.gaps) std::cout << "  " << describe_gaps(gaps) << '\n';
         std::size_t bars = 0;
@@ -119,7 +125,11 @@ int run_import(const std::vector<std::string>& args) {
         std::cout << files.size() << (files.size() == 1 ? " file, " : " files, ") << imported.rows << " rows -> " << output << ": "
                   << imported.symbols.size() << (imported.symbols.size() == 1 ? " symbol, " : " symbols, ") << bars
                   << " bars"
-                  << (import.bar_ms != 0 ? " of " + describe_bar_length(import.bar_ms) : std::string()) << "\n"
+                  << (import.bar_ms != 0 ? " of " + describe_bar_length(import.bar_ms) : std::string())
+                  << (import.bar_offset_ms != 0 ? " opening " + describe_bar_length(import.bar_offset_ms) +
+                                                      " past the epoch's boundaries"
+                                                : std::string())
+                  << "\n"
                   << "use it with: --data " << output << '\n';
     } catch (const std::invalid_argument& e) {
         throw po::error(e.what());

@@ -50,6 +50,18 @@ std::string describe_ms(std::int64_t ms) {
     }
 }
 
+std::optional<std::string> symbol_name_problem(std::string_view symbol) {
+    if (symbol.empty() || csv_trim(symbol).size() != symbol.size()) {
+        return "symbol " + in_quotes(symbol) + " is empty or has surrounding spaces";
+    }
+    for (const char c : symbol) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            return "symbol " + in_quotes(symbol) + " contains a control character";
+        }
+    }
+    return std::nullopt;
+}
+
 std::vector<std::size_t> map_csv_header(const CsvRow& header, std::span<const CsvColumn> columns,
                                         const std::string& expected) {
     std::vector<std::size_t> column_of(columns.size(), kCsvAbsent);

@@ -8,6 +8,7 @@
 #include "host/data/csv_fields.h"
 #include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
+#include "host/data/market_import.h"
 #include "host/data/market_limits.h"
 
 namespace btforge {
@@ -18,6 +19,19 @@ enum Column : std::size_t { kTimestamp, kSymbol, kRate, kColumnCount };
 constexpr std::array<CsvColumn, kColumnCount> kColumns{{{"timestamp"}, {"symbol"}, {"rate"}}};
 
 }  // namespace
+
+bool settlements_too_close(const FundingSettlement& earlier, const FundingSettlement& later) {
+    return later.time_ms - earlier.time_ms < kMinSettlementSpacingMs;
+}
+
+std::string settlements_too_close_message(const std::string& symbol, const FundingSettlement& here,
+                                          const FundingSettlement& other, const std::string& there) {
+    const std::int64_t apart = std::max(here.time_ms, other.time_ms) - std::min(here.time_ms, other.time_ms);
+    return symbol + " settles at " + describe_ms(here.time_ms) + ", " + describe_bar_length(apart) + " from its "
+           "settlement at " + describe_ms(other.time_ms) + " (" + there + "): settlements of a symbol are at "
+           "least " + describe_bar_length(kMinSettlementSpacingMs) + " apart (no exchange settles more often than "
+           "hourly)";
+}
 
 FundingHistory load_funding_history(const std::filesystem::path& file, std::optional<EpochUnit> timestamp_unit) {
     FundingHistory history;
@@ -43,8 +57,8 @@ FundingHistory load_funding_history(const std::filesystem::path& file, std::opti
         settlement.line = line;
         settlement.time_ms = units.timestamp_ms(row, column_of[kTimestamp]);
         const std::string& symbol = fields[column_of[kSymbol]].text;
-        if (symbol.empty() || csv_trim(symbol).size() != symbol.size()) {
-            row.fail(column_of[kSymbol], "bad-symbol", "symbol " + in_quotes(symbol) + " is empty or has surrounding spaces");
+        if (const std::optional<std::string> problem = symbol_name_problem(symbol)) {
+            row.fail(column_of[kSymbol], "bad-symbol", *problem);
         }
         settlement.rate = csv_funding_rate(row, column_of[kRate], "rate", "settlement");
         auto [it, added] = index.emplace(symbol, history.symbols.size());
@@ -61,12 +75,20 @@ FundingHistory load_funding_history(const std::filesystem::path& file, std::opti
         std::stable_sort(list.begin(), list.end(),
                          [](const FundingSettlement& a, const FundingSettlement& b) { return a.time_ms < b.time_ms; });
         for (std::size_t k = 1; k < list.size(); ++k) {
-            if (list[k].time_ms != list[k - 1].time_ms) continue;
-            const std::size_t later = std::max(list[k].line, list[k - 1].line);
-            const std::size_t earlier = std::min(list[k].line, list[k - 1].line);
-            throw DataError(history.file, later, column_of[kTimestamp] + 1, "duplicate-timestamp",
-                            history.symbols[s] + " has a second rate at " + describe_ms(list[k].time_ms) +
-                                " (the first is on line " + std::to_string(earlier) + ")");
+            // Reported at the later row of the file, naming the other.
+            const bool in_file_order = list[k].line > list[k - 1].line;
+            const FundingSettlement& here = in_file_order ? list[k] : list[k - 1];
+            const FundingSettlement& there = in_file_order ? list[k - 1] : list[k];
+            if (list[k].time_ms == list[k - 1].time_ms) {
+                throw DataError(history.file, here.line, column_of[kTimestamp] + 1, "duplicate-timestamp",
+                                history.symbols[s] + " has a second rate at " + describe_ms(list[k].time_ms) +
+                                    " (the first is on line " + std::to_string(there.line) + ")");
+            }
+            if (settlements_too_close(list[k - 1], list[k])) {
+                throw DataError(history.file, here.line, column_of[kTimestamp] + 1, "settlements-too-close",
+                                settlements_too_close_message(history.symbols[s], here, there,
+                                                              "line " + std::to_string(there.line)));
+            }
         }
     }
     history.epoch_unit = units.unit();

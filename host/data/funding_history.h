@@ -18,8 +18,21 @@ namespace btforge {
 // hour, shifted after a listing), which need not be bar times. A funding
 // file is a CSV with the columns `timestamp,symbol,rate` (header names in any
 // order and case; other columns ignored; timestamps as the market's, Note
-// [Timestamp forms]; |rate| <= 1 per settlement; any row order, one rate per
-// symbol and time). For a symbol it names, the file replaces the market's
+// [Timestamp forms]; |rate| <= 1 per settlement; symbols under the market's
+// rule for names; any row order; at least one rate).
+// A file holds what an exchange publishes, and is refused otherwise at the
+// later row of the two in the file, naming the other's line: one rate per
+// symbol and time (duplicate-timestamp), and settlements of a symbol at
+// least kMinSettlementSpacingMs apart (settlements-too-close). No exchange
+// settles more often than hourly; 1,000 settlements within an hour (rates
+// sampled every few seconds, a column of predicted rates) were charged as
+// one settlement of their summed rate, 850 times a position's value. The
+// spacing is an hour less a minute, so that times published a few
+// milliseconds or seconds late pass, and it is not --funding-interval-hours:
+// an exchange shortens a symbol's interval to 4 or 1 hours while its rate
+// is capped, so one history mixes intervals. What `data import --format
+// binance-funding` writes meets the same rules (Note [Market import]).
+// For a symbol it names, the file replaces the market's
 // funding (the CSV's funding_rate column, the constant, the synthetic rates):
 // a settlement at time τ is charged at the symbol's own bar k with
 // own bar k-1 < τ <= own bar k, at that bar's open, as SPEC §6 charges every
@@ -39,6 +52,16 @@ struct FundingSettlement {
     std::size_t line = 0;  // in the file
 };
 
+inline constexpr std::int64_t kMinSettlementSpacingMs = 59 * 60'000;
+
+// Note [Funding history]: whether `later` (of one symbol, not before
+// `earlier`) comes too soon after `earlier` to be a settlement of its own;
+// and the message that says so at one of two such settlements, `here`,
+// naming the place of the other, `there`.
+bool settlements_too_close(const FundingSettlement& earlier, const FundingSettlement& later);
+std::string settlements_too_close_message(const std::string& symbol, const FundingSettlement& here,
+                                          const FundingSettlement& other, const std::string& there);
+
 struct FundingHistory {
     std::string file;
     std::vector<std::string> symbols;                     // in order of first appearance
@@ -52,7 +75,7 @@ struct FundingHistory {
 // wrong-field-count, bad-quoting, unterminated-quote, bad-timestamp,
 // ambiguous-timestamp-unit, sub-millisecond-timestamp,
 // timestamp-out-of-range, bad-symbol, not-a-number,
-// funding-rate-out-of-range, duplicate-timestamp.
+// funding-rate-out-of-range, duplicate-timestamp, settlements-too-close.
 FundingHistory load_funding_history(const std::filesystem::path& file, std::optional<EpochUnit> timestamp_unit);
 
 // What applying a history did, for the run header.

@@ -20,6 +20,11 @@ def fixture(name):
 
 
 KLINES = [fixture("BTCUSDT-1m-2024-01.csv"), fixture("BTCUSDT-1m-2024-02.csv"), fixture("ETHUSDT-1m-2024-01.csv")]
+MINUTE = 60000
+HOUR = 3600000
+T0 = 1704067200000  # 2024-01-01T00:00Z
+KLINE_HEADER = ("open_time,open,high,low,close,volume,close_time,quote_volume,count,taker_buy_volume,"
+                "taker_buy_quote_volume,ignore\n")
 
 
 class DataImport(e2e.CliTestCase):
@@ -109,6 +114,122 @@ class DataImport(e2e.CliTestCase):
                 p = self.btforge("data", "import", "--format", "binance-klines", *extra, "-o", "out.csv", expect=code)
                 self.assertRegex(p.stderr, pattern)
                 self.assertFalse(os.path.exists(self.path("out.csv")))
+
+
+
+class DataImportRefusals(e2e.CliTestCase):
+    """Issue 29: what `data import` did without a word, each now done and said or refused at its file and line."""
+
+    def write_klines(self, name, first, step, count, header=False):
+        with open(self.path(name), "w") as f:
+            f.write(KLINE_HEADER if header else "")
+            for k in range(count):
+                t = first + k * step
+                f.write("%d,100,101,99,100.5,2,%d,0,0,0,0,0\n" % (t, t + step - 1))
+        return name
+
+    def import_klines(self, *args, expect=0):
+        return self.btforge("data", "import", "--format", "binance-klines", *args, "-o", "out.csv", "--timestamps",
+                            "ms", expect=expect)
+
+    def timestamps(self):
+        _, rows, _ = e2e.read_csv(self.path("out.csv"))
+        return [int(r["timestamp"]) for r in rows]
+
+    def test_bars_off_the_bar_boundary_are_refused_or_resampled_on_their_own(self):
+        name = self.write_klines("BTCUSDT-1h-2024-01.csv", T0 + 30 * MINUTE, HOUR, 6)
+        # Was: six bars dated 30 minutes before they began, exit 0.
+        p = self.import_klines(name, "--bar", "1h", expect=1)
+        self.assertRegex(p.stderr, r"BTCUSDT-1h-2024-01\.csv:1:1: bar-off-boundary: BTCUSDT's 1h bars open 30m past "
+                                   r"the boundaries of --bar 1h .*give --bar-offset 30m")
+        self.assertFalse(os.path.exists(self.path("out.csv")))
+        p = self.import_klines(name, "--bar", "1h", "--bar-offset", "30m")
+        self.assertEqual(self.timestamps(), [T0 + 30 * MINUTE + k * HOUR for k in range(6)])
+        self.assertIn("6 bars of 1h opening 30m past the epoch's boundaries", p.stdout)
+        self.import_klines(name, "--bar", "2h", "--bar-offset", "30m")
+        self.assertEqual(self.timestamps(), [T0 + 30 * MINUTE + k * 2 * HOUR for k in range(3)])
+        p = self.btforge("data", "import", "--format", "binance-klines", name, "-o", "x.csv", "--bar-offset", "30m",
+                         expect=2)
+        self.assertIn("--bar-offset applies to --bar", p.stderr)
+
+    def test_files_of_different_intervals_are_refused_naming_both(self):
+        hours = self.write_klines("BTCUSDT-1h-2024-01.csv", T0, HOUR, 5)
+        minutes = self.write_klines("BTCUSDT-1m-2024-02.csv", T0 + 40 * 24 * HOUR, MINUTE, 5)
+        # Was: merged into one series of 1h and 1m bars, exit 0.
+        p = self.import_klines(hours, minutes, expect=1)
+        self.assertRegex(p.stderr, r"BTCUSDT-1m-2024-02\.csv:1:1: mixed-intervals: BTCUSDT's bars here are 1m apart, "
+                                   r"in BTCUSDT-1h-2024-01\.csv \(line 1\) 1h")
+        # Symbols of different lengths: refused as they are, one market once resampled to one length.
+        eth = self.write_klines("ETHUSDT-1m-2024-01.csv", T0, MINUTE, 120)
+        p = self.import_klines(hours, eth, expect=1)
+        self.assertRegex(p.stderr, r"ETHUSDT-1m-2024-01\.csv:1:1: mixed-intervals: ETHUSDT's bars are 1m apart, "
+                                   r"BTCUSDT's 1h .*--bar")
+        p = self.import_klines(hours, eth, "--bar", "1h")
+        self.assertIn("2 symbols, 7 bars of 1h", p.stdout)
+
+    def test_bar_length_is_at_most_a_week(self):
+        name = self.write_klines("BTCUSDT-1h-2024-01.csv", T0, HOUR, 5)
+        for bar in ("9999999d", "8d", "169h"):
+            with self.subTest(bar=bar):
+                # Was (9999999d): one bar dated 1970-01-01, exit 0.
+                p = self.import_klines(name, "--bar", bar, expect=2)
+                self.assertIn("--bar expects a length from 1s to 7d", p.stderr)
+        # Weeks opening on Mondays: the epoch was a Thursday.
+        self.import_klines(name, "--bar", "7d", "--bar-offset", "4d")
+        self.assertEqual(self.timestamps(), [T0])
+
+    def test_empty_dumps_are_refused(self):
+        good = self.write_klines("BTCUSDT-1m-2024-01.csv", T0, MINUTE, 3)
+        open(self.path("ETHUSDT-1m-2024-01.csv"), "w").close()
+        with open(self.path("SOLUSDT-1m-2024-01.csv"), "w") as f:
+            f.write(KLINE_HEADER)
+        # Was: exit 0 and a market without them (or without any bar).
+        for name, message in (("ETHUSDT-1m-2024-01.csv", "the file is empty"),
+                              ("SOLUSDT-1m-2024-01.csv", "the file has a header but no klines")):
+            with self.subTest(name=name):
+                p = self.import_klines(good, name, expect=1)
+                self.assertIn("%s: empty-file: %s" % (name, message), p.stderr)
+                self.assertFalse(os.path.exists(self.path("out.csv")))
+        with open(self.path("BTCUSDT-fundingRate-2024-01.csv"), "w") as f:
+            f.write("calc_time,funding_interval_hours,last_funding_rate\n")
+        p = self.btforge("data", "import", "--format", "binance-funding", "BTCUSDT-fundingRate-2024-01.csv", "-o",
+                         "f.csv", expect=1)
+        self.assertIn("empty-file: the file has a header but no funding rates", p.stderr)
+
+    def test_the_symbol_is_everything_before_the_interval_suffix(self):
+        # Was: BTC.P-1h.csv gave the symbol BTC.
+        for name, symbol in (("BTC.P-1h.csv", "BTC.P"), ("BTC-USDT-SWAP-1h-2024-01.csv", "BTC-USDT-SWAP")):
+            with self.subTest(name=name):
+                self.write_klines(name, T0, HOUR, 2)
+                self.import_klines(name)
+                _, rows, _ = e2e.read_csv(self.path("out.csv"))
+                self.assertEqual({r["symbol"] for r in rows}, {symbol})
+        self.write_klines("BTC-1h-ETH-1h.csv", T0, HOUR, 2)
+        p = self.import_klines("BTC-1h-ETH-1h.csv", expect=1)
+        self.assertIn("BTC-1h-ETH-1h.csv: ambiguous-symbol: cannot tell where the symbol ends", p.stderr)
+        self.assertIn("give it with --symbol", p.stderr)
+        self.import_klines("BTC-1h-ETH-1h.csv", "--symbol", "BTCUSDT")
+
+    def test_csv_takes_the_symbol_column_and_btforge_s_own_long_csv(self):
+        self.btforge("data", "synth", "-o", "m.csv", "--synthetic-bars", "50", "--synthetic-symbols", "3")
+        # Was: "no-symbol: cannot tell the symbol from the file name ...: give it with --symbol".
+        p = self.btforge("data", "import", "--format", "csv", "m.csv", "-o", "copy.csv")
+        _, original, _ = e2e.read_csv(self.path("m.csv"))
+        _, copied, _ = e2e.read_csv(self.path("copy.csv"))
+        self.assertIn("1 file, %d rows -> copy.csv: 3 symbols, %d bars" % (len(original), len(original)), p.stdout)
+        self.assertIn("m.csv: its funding_rate column is not imported", p.stdout)
+        keys = ("timestamp", "symbol", "open", "high", "low", "close", "volume")
+        self.assertEqual([[r[k] for k in keys] for r in copied], [[r[k] for k in keys] for r in original])
+        # --symbol beside a symbol column is refused, pointing at --columns.
+        p = self.btforge("data", "import", "--format", "csv", "m.csv", "--symbol", "X", "-o", "x.csv", expect=2)
+        self.assertIn("m.csv has a symbol column", p.stderr)
+        self.assertIn("--columns symbol=COLUMN", p.stderr)
+        # Neither a symbol column nor a symbol in the name: both ways are named.
+        with open(self.path("prices.csv"), "w") as f:
+            f.write("timestamp,open,high,low,close,volume\n2024-01-01,1,1,1,1,1\n")
+        p = self.btforge("data", "import", "--format", "csv", "prices.csv", "-o", "x.csv", expect=1)
+        self.assertIn("--columns symbol=COLUMN", p.stderr)
+        self.assertIn("give the symbol with --symbol", p.stderr)
 
 
 if __name__ == "__main__":

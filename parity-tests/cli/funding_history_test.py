@@ -101,6 +101,12 @@ class FundingHistory(FundingFileCase):
             (self.write_funding("big.csv", rows[:2] + [(t + 1, s, 2)]), r"big\.csv:4:3: funding-rate-out-of-range"),
             (self.write_funding("nan.csv", rows[:1] + [(t + 1, s, "x")]), r"nan\.csv:3:3: not-a-number"),
             (self.write_funding("empty.csv", []), r"empty\.csv: empty-file: the file has a header but no rates"),
+            # Issue 29: was charged at one bar as the sum of 1,000 rates.
+            (self.write_funding("burst.csv", rows[:1] + [(t + 3000 * k, s, 0.85) for k in range(1000)]),
+             r"burst\.csv:4:1: settlements-too-close: %s settles at .*, 3s from its settlement at .* \(line 3\): "
+             r"settlements of a symbol are at least 59m apart" % s),
+            (self.write_funding("close.csv", rows[:2] + [(t + 58 * 60000, s, r)]),
+             r"close\.csv:4:1: settlements-too-close: .*, 58m from its settlement at .* \(line 3\)"),
         ]
         for name, pattern in cases:
             with self.subTest(name=name):

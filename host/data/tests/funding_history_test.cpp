@@ -74,6 +74,29 @@ TEST_CASE("symbols: unknown ones are listed, market symbols without rates keep t
     CHECK(m.funding_rate[m.index(0, 1)] == 0.0001);  // the market's own, untouched
 }
 
+TEST_CASE("funding files: settlements closer than an hour are refused, 59 minutes apart and other symbols are not") {
+    testing::TempDir dir;
+    // Was: 1,000 settlements within an hour, charged at one bar as the sum of their rates.
+    std::string text = "timestamp,symbol,rate\n";
+    for (int k = 0; k < 1000; ++k) text += std::to_string(kT0 + kH + k * 3'000) + ",AUSDT,0.85\n";
+    try {
+        load_funding_history(dir.write("many.csv", text), std::nullopt);
+        FAIL("accepted");
+    } catch (const DataError& e) {
+        CHECK(e.rule() == "settlements-too-close");
+        CHECK(e.line() == 3);
+        CHECK(e.message() == "AUSDT settles at 2024-01-01T01:00:03.000Z, 3s from its settlement at "
+                             "2024-01-01T01:00:00.000Z (line 2): settlements of a symbol are at least 59m apart (no "
+                             "exchange settles more often than hourly)");
+    }
+    const FundingHistory h = load_funding_history(
+        dir.write("ok.csv", "timestamp,symbol,rate\n2024-01-01T00:00Z,AUSDT,0.1\n2024-01-01T00:59Z,AUSDT,0.1\n"
+                            "2024-01-01T00:00:01Z,BUSDT,0.1\n2024-01-01T01:58Z,AUSDT,-0.1\n"),
+        std::nullopt);
+    CHECK(h.settlements[0].size() == 3);
+    CHECK(h.settlements[1].size() == 1);
+}
+
 TEST_CASE("funding files: rows in any order, and each rule at its line and field") {
     testing::TempDir dir;
     const FundingHistory h = load_funding_history(
@@ -104,6 +127,12 @@ TEST_CASE("funding files: rows in any order, and each rule at its line and field
         {"timestamp,symbol,rate\n2024-01-01,\" A\",0.1\n", "bad-symbol", 2, 2},
         {"timestamp,symbol,rate\n2024-01-01,A\n", "wrong-field-count", 2, 3},
         {"timestamp,symbol,rate,timestamp\n", "duplicate-column", 1, 4},
+        {"timestamp,symbol,rate\n2024-01-01,\"A\x01\",0.1\n", "bad-symbol", 2, 2},
+        // Note [Funding history]: settlements of a symbol an hour apart, less a minute.
+        {"timestamp,symbol,rate\n2024-01-01T00:00Z,A,0.1\n2024-01-01T00:58:59.999Z,A,0.1\n", "settlements-too-close", 3, 1},
+        // Unsorted: at the later row of the file, whichever comes first in time.
+        {"timestamp,symbol,rate\n2024-01-01T08:30Z,A,0.1\n2024-01-01T08:00Z,A,0.1\n", "settlements-too-close", 3, 1},
+        {"symbol,rate,timestamp\nA,0.1,2024-01-01T08:00Z\nA,0.1,2024-01-01T08:00:00.001Z\n", "settlements-too-close", 3, 3},
     };
     for (const Case& c : cases) {
         CAPTURE(c.text);

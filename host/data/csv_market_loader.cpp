@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 #include "host/data/data_error.h"
 #include "host/data/instruments.h"
 #include "host/data/market_limits.h"
+#include "host/data/market_rules.h"
 #include "host/data/timestamp_parse.h"
 
 namespace btforge {
@@ -102,14 +104,7 @@ void LongCsvReader::data_row(const CsvRow& row) {
         if (it != symbol_index_.end()) {
             last_symbol_ = it->second;
         } else {
-            if (symbol.empty() || csv_trim(symbol).size() != symbol.size()) {
-                row.fail(sym_col, "bad-symbol", "symbol " + in_quotes(symbol) + " is empty or has surrounding spaces");
-            }
-            for (const char c : symbol) {
-                if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                    row.fail(sym_col, "bad-symbol", "symbol " + in_quotes(symbol) + " contains a control character");
-                }
-            }
+            if (const auto bad = symbol_name_break(symbol)) row.fail(sym_col, "bad-symbol", *bad);
             SymbolState state;
             state.name = symbol;
             state.selected = requested_.empty() || requested_.count(symbol) > 0;
@@ -134,26 +129,30 @@ void LongCsvReader::data_row(const CsvRow& row) {
     }
     SymbolState& state = symbols_[last_symbol_];
 
-    if (state.last_line != 0) {
-        if (timestamp == state.last_timestamp_ms) {
-            row.fail(ts_col, "duplicate-timestamp",
+    // Note [Market rules]: the rule is market_rules.h's, the words say where both bars are.
+    const std::optional<std::int64_t> previous =
+        state.last_line != 0 ? std::optional<std::int64_t>(state.last_timestamp_ms) : std::nullopt;
+    if (const auto broken = bar_time_break(previous, timestamp, options_.funding_interval_ms)) {
+        if (broken->rule == "duplicate-timestamp") {
+            row.fail(ts_col, broken->rule,
                  state.name + " has a second bar at " + describe_ms(timestamp) + " (the first is on line " +
                      std::to_string(state.last_line) + ")");
         }
-        if (timestamp < state.last_timestamp_ms) {
-            row.fail(ts_col, "unsorted-timestamps",
+        if (broken->rule == "unsorted-timestamps") {
+            row.fail(ts_col, broken->rule,
                  state.name + " at " + describe_ms(timestamp) + " comes after its bar at " +
                      describe_ms(state.last_timestamp_ms) + " (line " + std::to_string(state.last_line) +
                      "); bars of a symbol must be in increasing time");
         }
-        const std::int64_t events =
-            funding_times_between(state.last_timestamp_ms, timestamp, options_.funding_interval_ms);
-        if (events > std::numeric_limits<std::int32_t>::max()) {
-            row.fail(ts_col, "too-many-funding-times",
-                 state.name + " at " + describe_ms(timestamp) + " settles " + std::to_string(events) +
-                     " funding times since its bar on line " + std::to_string(state.last_line) + "; one bar holds at most " +
+        if (broken->rule == "too-many-funding-times") {
+            row.fail(ts_col, broken->rule,
+                 state.name + " at " + describe_ms(timestamp) + " settles " +
+                     std::to_string(broken->funding_times) + " funding times since its bar on line " +
+                     std::to_string(state.last_line) + "; one bar holds at most " +
                      std::to_string(std::numeric_limits<std::int32_t>::max()));
         }
+        // The reader of the timestamp has refused one outside years 0000..9999 already.
+        row.fail(ts_col, broken->rule, describe_ms(timestamp) + " is outside years 0000..9999");
     }
 
     Bar bar = csv_bar(row, BarFieldIndex{column_of_[kOpen], column_of_[kHigh], column_of_[kLow], column_of_[kClose],

@@ -94,9 +94,10 @@ TEST_CASE("instruments: files are read up to 64 MiB") {
     CHECK(error_of_file(over) == over.string() +
                                      ": too-large: expected a JSON document of at most 64 MiB (67108864 bytes), "
                                      "got a larger file");
-    CHECK(error_of_file(dir.path()) == dir.path().string() + ": cannot-read: cannot read the file: it is a directory");
+    CHECK(error_of_file(dir.path()) == dir.path().string() + ": not-a-regular-file: is a directory, not a JSON file");
+    CHECK(error_of_file("/dev/zero") == "/dev/zero: not-a-regular-file: is a character device, not a JSON file");
     CHECK(error_of_file(dir.path() / "absent.json") ==
-          (dir.path() / "absent.json").string() + ": cannot-read: cannot open the file");
+          (dir.path() / "absent.json").string() + ": cannot-read: no such file");
 }
 
 }  // namespace

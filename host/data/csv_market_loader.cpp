@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
-#include <fstream>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -50,7 +50,9 @@ public:
         requested_.insert(options.symbols.begin(), options.symbols.end());
     }
 
-    void parse(const std::vector<char>& bytes);
+    // Gives each row read by read_csv_rows its meaning; finish() once the last one is read.
+    CsvRowCallback rows();
+    void finish();
     std::vector<SymbolBars> take_symbols();
     CsvMarketFacts facts() const;
 
@@ -173,15 +175,18 @@ void LongCsvReader::data_row(const CsvRow& row) {
     if (state.selected) state.bars.push_back(bar);
 }
 
-void LongCsvReader::parse(const std::vector<char>& bytes) {
-    read_csv_rows(file_, bytes, [this](std::span<const CsvField> fields, std::size_t line) {
+CsvRowCallback LongCsvReader::rows() {
+    return [this](std::span<const CsvField> fields, std::size_t line) {
         const CsvRow row{file_, fields, line};
         if (have_header_) {
             data_row(row);
         } else {
             header(row);
         }
-    });
+    };
+}
+
+void LongCsvReader::finish() {
     if (!have_header_) throw DataError(file_, 0, 0, "empty-file", "the file has no header and no bars");
     if (data_rows_ == 0) throw DataError(file_, 0, 0, "empty-file", "the file has a header but no bars");
     for (const std::string& wanted : options_.symbols) {
@@ -217,16 +222,11 @@ std::vector<SymbolBars> LongCsvReader::take_symbols() {
     return out;
 }
 
-}  // namespace
-
-Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options, CsvMarketFacts* facts) {
-    // Note [Long CSV contract]: the same rules whether the text comes from a file or from memory.
-    const std::vector<char> bytes = read_csv_file(csv, "market file");
-    return load_market_csv_text(csv.string(), bytes, options, facts);
-}
-
-Market load_market_csv_text(const std::string& name, const std::vector<char>& bytes, const MarketLoadOptions& options,
-                            CsvMarketFacts* facts) {
+// Note [Long CSV contract] for bytes from anywhere: `read(rows)` feeds every
+// row to `rows`. The same rules whether the text comes from a file, a pipe
+// or memory.
+Market load_long_csv(const std::string& name, const MarketLoadOptions& options, CsvMarketFacts* facts,
+                     std::string* instruments_sha256, const std::function<void(const CsvRowCallback&)>& read) {
     if (!funding_rate_in_range(options.default_funding_rate)) {
         throw std::invalid_argument("the default funding rate must be within -" + shortest_text(kMaxAbsFundingRate) +
                                     ".." + shortest_text(kMaxAbsFundingRate) + ", got " +
@@ -239,10 +239,11 @@ Market load_market_csv_text(const std::string& name, const std::vector<char>& by
     }
 
     std::optional<InstrumentTable> instruments;
-    if (options.instruments_file) instruments = load_instruments(*options.instruments_file);
+    if (options.instruments_file) instruments = load_instruments(*options.instruments_file, instruments_sha256);
 
     LongCsvReader reader(name, options, instruments ? &*instruments : nullptr);
-    reader.parse(bytes);
+    read(reader.rows());
+    reader.finish();
     if (facts != nullptr) *facts = reader.facts();
     try {
         return build_market(reader.take_symbols(), options.funding_interval_ms);
@@ -250,6 +251,36 @@ Market load_market_csv_text(const std::string& name, const std::vector<char>& by
         // The reader has checked everything else; only the size limit is left.
         throw DataError(name, 0, 0, "too-large", e.what());
     }
+}
+
+}  // namespace
+
+Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options, CsvMarketFacts* facts) {
+    InputFile input = open_csv_file(csv, "market file");
+    return load_market_csv(input, options, facts, nullptr);
+}
+
+Market load_market_csv(InputFile& csv, const MarketLoadOptions& options, CsvMarketFacts* facts,
+                       MarketInputDigests* digests) {
+    const std::string name = csv.path().string();
+    std::optional<Sha256> csv_hash;
+    if (digests != nullptr) csv_hash.emplace();
+    std::string instruments_sha256;
+    Market market = load_long_csv(name, options, facts, digests != nullptr ? &instruments_sha256 : nullptr,
+                                  [&](const CsvRowCallback& rows) {
+                                      read_csv_rows(name, csv, rows, csv_hash ? &*csv_hash : nullptr);
+                                  });
+    if (digests != nullptr) {
+        digests->csv = csv_hash->hex();
+        digests->instruments = std::move(instruments_sha256);
+    }
+    return market;
+}
+
+Market load_market_csv_text(const std::string& name, const std::vector<char>& bytes, const MarketLoadOptions& options,
+                            CsvMarketFacts* facts) {
+    return load_long_csv(name, options, facts, nullptr,
+                         [&](const CsvRowCallback& rows) { read_csv_rows(name, bytes, rows); });
 }
 
 }  // namespace btforge

@@ -11,6 +11,8 @@ leaves no file behind. Python 3 standard library only.
 
 import json
 import os
+import subprocess
+import threading
 
 import cli_end_to_end as e2e
 
@@ -283,6 +285,32 @@ class ReadingLimits(MarketFileCase):
                 self.assertLess(peak, 64 * MIB)
                 with open(self.path(run + ".csv"), "rb") as f:
                     self.assertEqual(f.read(), expected)
+
+    def test_a_pipe_is_read_as_it_comes(self):
+        # `--data <(cat ms.csv)`: a pipe is streamed, and not cached.
+        expected, _, _ = self.sweep_rows("ms.csv", "file", "--no-market-cache")
+        with open(self.path("ms.csv"), "rb") as f:
+            text = f.read()
+        read_end, write_end = os.pipe()
+
+        def write():
+            with os.fdopen(write_end, "wb") as out:
+                out.write(text)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            p = subprocess.run([e2e.BTFORGE, "sweep", "--strategy", "sma_cross", "--grid", self.grid, "--all-rows",
+                                "-o", "piped", "--data", "/dev/fd/%d" % read_end, *self.instruments], cwd=self.dir,
+                               capture_output=True, text=True, timeout=120, pass_fds=[read_end])
+        finally:
+            os.close(read_end)
+            writer.join()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("not cached: a stream (a FIFO or pipe) is read once", p.stderr)
+        with open(self.path("piped.csv"), "rb") as f:
+            self.assertEqual(f.read(), expected)
+
 
 if __name__ == "__main__":
     e2e.main()

@@ -1,11 +1,11 @@
 #include "host/cli/strategy_options.h"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "host/engine/cpu_sweep.h"
 #include "host/engine/indicator_signatures.h"
+#include "host/json/checked_json.h"
+#include "host/spec/spec_error.h"
 #include "spec/embedded_specs.h"
 
 namespace btforge {
@@ -42,12 +42,16 @@ std::string shell_word(const std::string& word) {
     return quoted + "'";
 }
 
-std::string read_text_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+// A spec or grid file through read_json_file (Note [Reading input files],
+// Note [Checked JSON documents]: a directory, a device or a missing file is
+// said as such, a file over 64 MiB is refused before it is read), its
+// errors as SpecErrors like the document's own.
+std::string read_json_input(const std::string& path) {
+    try {
+        return read_json_file(path, path);
+    } catch (const JsonInputError& e) {
+        throw SpecError(e.origin(), e.json_pointer(), e.message());
+    }
 }
 
 std::string embedded(const std::string& name) {
@@ -62,7 +66,7 @@ LoadedStrategy load_strategy(const StrategyChoice& c) {
     LoadedStrategy loaded;
     std::vector<IndicatorSignature> catalog = indicator_signatures();
     if (!c.spec_file.empty()) {
-        loaded.spec_text = read_text_file(c.spec_file);
+        loaded.spec_text = read_json_input(c.spec_file);
         loaded.spec = parse_strategy_spec(loaded.spec_text, c.spec_file, catalog);
     } else {
         const StrategyBinding* binding = find_strategy_binding(c.strategy);
@@ -81,7 +85,7 @@ LoadedStrategy load_strategy(const StrategyChoice& c) {
 
 Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_view purpose) {
     try {
-        if (!c.grid_file.empty()) return parse_grid(read_text_file(c.grid_file), c.grid_file, spec, c.param_options);
+        if (!c.grid_file.empty()) return parse_grid(read_json_input(c.grid_file), c.grid_file, spec, c.param_options);
         if (!c.grid_text.empty()) return parse_grid(c.grid_text, c.grid_text_origin, spec, c.param_options);
         if (!c.param_options.empty()) return grid_from_param_options(spec, c.param_options);
     } catch (const ParamOptionSyntaxError& e) {

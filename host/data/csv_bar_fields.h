@@ -9,8 +9,9 @@
 namespace btforge {
 
 // The fields of a bar, read from any CSV format btforge takes in (the long
-// CSV, exchange dumps, a mapped generic CSV) under one set of rules: Note
-// [Market value limits], each violation a DataError at its field.
+// CSV, exchange dumps, a mapped generic CSV) under the rules of Note [Market
+// rules] (which a market cache meets too), each violation a DataError at its
+// field.
 
 struct BarFieldIndex {
     std::size_t open, high, low, close, volume;

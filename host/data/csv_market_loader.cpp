@@ -5,9 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
-#include <fstream>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 #include "host/data/data_error.h"
 #include "host/data/instruments.h"
 #include "host/data/market_limits.h"
+#include "host/data/market_rules.h"
 #include "host/data/timestamp_parse.h"
 
 namespace btforge {
@@ -48,7 +50,9 @@ public:
         requested_.insert(options.symbols.begin(), options.symbols.end());
     }
 
-    void parse(const std::vector<char>& bytes);
+    // Gives each row read by read_csv_rows its meaning; finish() once the last one is read.
+    CsvRowCallback rows();
+    void finish();
     std::vector<SymbolBars> take_symbols();
     CsvMarketFacts facts() const;
 
@@ -102,14 +106,7 @@ void LongCsvReader::data_row(const CsvRow& row) {
         if (it != symbol_index_.end()) {
             last_symbol_ = it->second;
         } else {
-            if (symbol.empty() || csv_trim(symbol).size() != symbol.size()) {
-                row.fail(sym_col, "bad-symbol", "symbol " + in_quotes(symbol) + " is empty or has surrounding spaces");
-            }
-            for (const char c : symbol) {
-                if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                    row.fail(sym_col, "bad-symbol", "symbol " + in_quotes(symbol) + " contains a control character");
-                }
-            }
+            if (const auto bad = symbol_name_break(symbol)) row.fail(sym_col, "bad-symbol", *bad);
             SymbolState state;
             state.name = symbol;
             state.selected = requested_.empty() || requested_.count(symbol) > 0;
@@ -134,26 +131,30 @@ void LongCsvReader::data_row(const CsvRow& row) {
     }
     SymbolState& state = symbols_[last_symbol_];
 
-    if (state.last_line != 0) {
-        if (timestamp == state.last_timestamp_ms) {
-            row.fail(ts_col, "duplicate-timestamp",
+    // Note [Market rules]: the rule is market_rules.h's, the words say where both bars are.
+    const std::optional<std::int64_t> previous =
+        state.last_line != 0 ? std::optional<std::int64_t>(state.last_timestamp_ms) : std::nullopt;
+    if (const auto broken = bar_time_break(previous, timestamp, options_.funding_interval_ms)) {
+        if (broken->rule == "duplicate-timestamp") {
+            row.fail(ts_col, broken->rule,
                  state.name + " has a second bar at " + describe_ms(timestamp) + " (the first is on line " +
                      std::to_string(state.last_line) + ")");
         }
-        if (timestamp < state.last_timestamp_ms) {
-            row.fail(ts_col, "unsorted-timestamps",
+        if (broken->rule == "unsorted-timestamps") {
+            row.fail(ts_col, broken->rule,
                  state.name + " at " + describe_ms(timestamp) + " comes after its bar at " +
                      describe_ms(state.last_timestamp_ms) + " (line " + std::to_string(state.last_line) +
                      "); bars of a symbol must be in increasing time");
         }
-        const std::int64_t events =
-            funding_times_between(state.last_timestamp_ms, timestamp, options_.funding_interval_ms);
-        if (events > std::numeric_limits<std::int32_t>::max()) {
-            row.fail(ts_col, "too-many-funding-times",
-                 state.name + " at " + describe_ms(timestamp) + " settles " + std::to_string(events) +
-                     " funding times since its bar on line " + std::to_string(state.last_line) + "; one bar holds at most " +
+        if (broken->rule == "too-many-funding-times") {
+            row.fail(ts_col, broken->rule,
+                 state.name + " at " + describe_ms(timestamp) + " settles " +
+                     std::to_string(broken->funding_times) + " funding times since its bar on line " +
+                     std::to_string(state.last_line) + "; one bar holds at most " +
                      std::to_string(std::numeric_limits<std::int32_t>::max()));
         }
+        // The reader of the timestamp has refused one outside years 0000..9999 already.
+        row.fail(ts_col, broken->rule, describe_ms(timestamp) + " is outside years 0000..9999");
     }
 
     Bar bar = csv_bar(row, BarFieldIndex{column_of_[kOpen], column_of_[kHigh], column_of_[kLow], column_of_[kClose],
@@ -174,15 +175,18 @@ void LongCsvReader::data_row(const CsvRow& row) {
     if (state.selected) state.bars.push_back(bar);
 }
 
-void LongCsvReader::parse(const std::vector<char>& bytes) {
-    read_csv_rows(file_, bytes, [this](std::span<const CsvField> fields, std::size_t line) {
+CsvRowCallback LongCsvReader::rows() {
+    return [this](std::span<const CsvField> fields, std::size_t line) {
         const CsvRow row{file_, fields, line};
         if (have_header_) {
             data_row(row);
         } else {
             header(row);
         }
-    });
+    };
+}
+
+void LongCsvReader::finish() {
     if (!have_header_) throw DataError(file_, 0, 0, "empty-file", "the file has no header and no bars");
     if (data_rows_ == 0) throw DataError(file_, 0, 0, "empty-file", "the file has a header but no bars");
     for (const std::string& wanted : options_.symbols) {
@@ -218,16 +222,11 @@ std::vector<SymbolBars> LongCsvReader::take_symbols() {
     return out;
 }
 
-}  // namespace
-
-Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options, CsvMarketFacts* facts) {
-    // Note [Long CSV contract]: the same rules whether the text comes from a file or from memory.
-    const std::vector<char> bytes = read_csv_file(csv, "market file");
-    return load_market_csv_text(csv.string(), bytes, options, facts);
-}
-
-Market load_market_csv_text(const std::string& name, const std::vector<char>& bytes, const MarketLoadOptions& options,
-                            CsvMarketFacts* facts) {
+// Note [Long CSV contract] for bytes from anywhere: `read(rows)` feeds every
+// row to `rows`. The same rules whether the text comes from a file, a pipe
+// or memory.
+Market load_long_csv(const std::string& name, const MarketLoadOptions& options, CsvMarketFacts* facts,
+                     std::string* instruments_sha256, const std::function<void(const CsvRowCallback&)>& read) {
     if (!funding_rate_in_range(options.default_funding_rate)) {
         throw std::invalid_argument("the default funding rate must be within -" + shortest_text(kMaxAbsFundingRate) +
                                     ".." + shortest_text(kMaxAbsFundingRate) + ", got " +
@@ -240,10 +239,11 @@ Market load_market_csv_text(const std::string& name, const std::vector<char>& by
     }
 
     std::optional<InstrumentTable> instruments;
-    if (options.instruments_file) instruments = load_instruments(*options.instruments_file);
+    if (options.instruments_file) instruments = load_instruments(*options.instruments_file, instruments_sha256);
 
     LongCsvReader reader(name, options, instruments ? &*instruments : nullptr);
-    reader.parse(bytes);
+    read(reader.rows());
+    reader.finish();
     if (facts != nullptr) *facts = reader.facts();
     try {
         return build_market(reader.take_symbols(), options.funding_interval_ms);
@@ -251,6 +251,36 @@ Market load_market_csv_text(const std::string& name, const std::vector<char>& by
         // The reader has checked everything else; only the size limit is left.
         throw DataError(name, 0, 0, "too-large", e.what());
     }
+}
+
+}  // namespace
+
+Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options, CsvMarketFacts* facts) {
+    InputFile input = open_csv_file(csv, "market file");
+    return load_market_csv(input, options, facts, nullptr);
+}
+
+Market load_market_csv(InputFile& csv, const MarketLoadOptions& options, CsvMarketFacts* facts,
+                       MarketInputDigests* digests) {
+    const std::string name = csv.path().string();
+    std::optional<Sha256> csv_hash;
+    if (digests != nullptr) csv_hash.emplace();
+    std::string instruments_sha256;
+    Market market = load_long_csv(name, options, facts, digests != nullptr ? &instruments_sha256 : nullptr,
+                                  [&](const CsvRowCallback& rows) {
+                                      read_csv_rows(name, csv, rows, csv_hash ? &*csv_hash : nullptr);
+                                  });
+    if (digests != nullptr) {
+        digests->csv = csv_hash->hex();
+        digests->instruments = std::move(instruments_sha256);
+    }
+    return market;
+}
+
+Market load_market_csv_text(const std::string& name, const std::vector<char>& bytes, const MarketLoadOptions& options,
+                            CsvMarketFacts* facts) {
+    return load_long_csv(name, options, facts, nullptr,
+                         [&](const CsvRowCallback& rows) { read_csv_rows(name, bytes, rows); });
 }
 
 }  // namespace btforge

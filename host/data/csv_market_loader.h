@@ -9,6 +9,7 @@
 #include "host/data/market.h"
 #include "host/data/market_builder.h"
 #include "host/data/timestamp_parse.h"
+#include "host/io/input_file.h"
 
 namespace btforge {
 
@@ -37,6 +38,15 @@ struct CsvMarketFacts {
     std::size_t bars_with_funding_rate = 0;
 };
 
+// The SHA-256 (lower-case hex) of the bytes a load parsed: the market file's
+// and the instruments file's ("" without one). Note [Market cache] keys a
+// cache by them, so a file swapped while it is read cannot key another's
+// market.
+struct MarketInputDigests {
+    std::string csv;
+    std::string instruments;
+};
+
 // Note [Long CSV contract]
 // Columns `timestamp,symbol,open,high,low,close,volume[,funding_rate]`, found
 // by header name (any order, case-insensitive, surrounding spaces ignored;
@@ -46,12 +56,16 @@ struct CsvMarketFacts {
 // Note [Market value limits]. Per symbol, timestamps strictly increase; rows of
 // different symbols may interleave. An empty funding_rate field means the
 // default rate. Symbols keep their order of first appearance in the file.
-// The whole file is validated before the Market is built, so an error never
+// Bars and symbols meet Note [Market rules]. The file is read in pieces
+// (Note [CSV rows]), never whole: memory follows the bars of the symbols
+// loaded, not the size of the file, and a pipe is read as it comes. The
+// whole file is validated before the Market is built, so an error never
 // leaves a partial Market, and every error is a DataError naming file, line,
 // column (field number) and rule:
-//   cannot-read, empty-file, missing-column, duplicate-column,
-//   wrong-field-count, bad-quoting, unterminated-quote, bad-timestamp,
-//   ambiguous-timestamp-unit, sub-millisecond-timestamp,
+//   cannot-read, not-a-regular-file (a directory, a device: Note [Reading
+//   input files]), row-too-long, empty-file, missing-column,
+//   duplicate-column, wrong-field-count, bad-quoting, unterminated-quote,
+//   bad-timestamp, ambiguous-timestamp-unit, sub-millisecond-timestamp,
 //   timestamp-out-of-range, bad-symbol, not-a-number, non-positive-price,
 //   price-out-of-range, negative-volume, volume-out-of-range,
 //   funding-rate-out-of-range, high-below-low, high-below-open-close,
@@ -62,6 +76,12 @@ struct CsvMarketFacts {
 // given, receives what CsvMarketFacts describes.
 Market load_market_csv(const std::filesystem::path& csv, const MarketLoadOptions& options = {},
                        CsvMarketFacts* facts = nullptr);
+
+// The same from an open file (open_csv_file), read from where it stands;
+// `digests`, when given, receives the SHA-256 of the bytes parsed, hashed as
+// they are read.
+Market load_market_csv(InputFile& csv, const MarketLoadOptions& options, CsvMarketFacts* facts,
+                       MarketInputDigests* digests);
 
 // The same for a long CSV already in memory (the Python package's
 // DataFrames), `name` standing for the file in every DataError.

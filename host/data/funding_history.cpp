@@ -36,7 +36,7 @@ std::string settlements_too_close_message(const std::string& symbol, const Fundi
 FundingHistory load_funding_history(const std::filesystem::path& file, std::optional<EpochUnit> timestamp_unit) {
     FundingHistory history;
     history.file = file.string();
-    const std::vector<char> bytes = read_csv_file(file, "funding file");
+    InputFile bytes = open_csv_file(file, "funding file");
     EpochUnitDetector units(timestamp_unit, "give the unit with --timestamp-unit s|ms|us|ns");
     std::vector<std::size_t> column_of;
     std::size_t header_fields = 0;

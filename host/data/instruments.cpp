@@ -6,9 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/data/csv_fields.h"
 #include "host/data/data_error.h"
 #include "host/data/margin_schedule_input.h"
 #include "host/io/atomic_file.h"
+#include "host/io/sha256.h"
 #include "host/json/checked_json.h"
 
 namespace btforge {
@@ -30,17 +32,19 @@ DataError as_data_error(const JsonInputError& e) {
                      e.json_pointer().empty() ? e.message() : e.json_pointer() + ": " + e.message());
 }
 
+std::string size_range_message(const std::string& got) {
+    return "expected a number in " + std::string(kInstrumentSizeRange) +
+           " (the accounting rounds to 1e-12, so a finer size is erased), got " + got;
+}
+
 // See Note [Instrument size range].
 double instrument_size(const json& value, const std::string& file_label, const std::string& where) {
     const double x = value.is_number() ? value.get<double>() : 0.0;
     if (!(x > 0.0))
         throw DataError(file_label, 0, 0, "expected-positive-number",
                         where + ": expected a positive number, got " + json_type_and_value(value));
-    if (x < kMinInstrumentSize || x > kMaxInstrumentSize)
-        throw DataError(file_label, 0, 0, "out-of-range",
-                        where + ": expected a number in " + std::string(kInstrumentSizeRange) +
-                            " (the accounting rounds to 1e-12, so a finer size is erased), got " +
-                            json_type_and_value(value));
+    if (!instrument_size_in_range(x))
+        throw DataError(file_label, 0, 0, "out-of-range", where + ": " + size_range_message(json_type_and_value(value)));
     return x;
 }
 
@@ -93,13 +97,27 @@ InstrumentTable parse_instruments(const std::string& json_text, const std::strin
     return table;
 }
 
-InstrumentTable load_instruments(const std::filesystem::path& file) {
+std::optional<InstrumentBreak> instrument_break(const Instrument& instrument) {
+    for (const auto& [key, size] : {std::pair{"qty_step", instrument.qty_step}, std::pair{"min_qty", instrument.min_qty},
+                                    std::pair{"price_tick", instrument.price_tick}}) {
+        if (!instrument_size_in_range(size)) {
+            return InstrumentBreak{"out-of-range", json_pointer_child("", key), size_range_message(shortest_text(size))};
+        }
+    }
+    if (auto broken = margin_schedule_break(instrument.margin)) {
+        return InstrumentBreak{std::move(broken->rule), std::move(broken->where), std::move(broken->message)};
+    }
+    return std::nullopt;
+}
+
+InstrumentTable load_instruments(const std::filesystem::path& file, std::string* sha256) {
     std::string text;
     try {
         text = read_json_file(file, file.string());
     } catch (const JsonInputError& e) {
         throw as_data_error(e);
     }
+    if (sha256 != nullptr) *sha256 = sha256_hex(text);
     return parse_instruments(text, file.string());
 }
 

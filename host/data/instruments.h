@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <ostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,21 @@ inline constexpr double kMaxInstrumentSize = 1e9;
 inline constexpr std::string_view kInstrumentSizeRange = "[1e-12, 1e9]";
 static_assert(kMinInstrumentSize == 1e-12, "kInstrumentSizeRange says 1e-12");
 
+inline bool instrument_size_in_range(double size) { return size >= kMinInstrumentSize && size <= kMaxInstrumentSize; }
+
+// The first rule of an instruments file that `instrument` breaks, wherever
+// it comes from (Note [Market rules]: a market cache's instruments are
+// checked as a parsed file's): a size outside Note [Instrument size range]
+// (out-of-range), a margin schedule against Note [Maintenance margin tiers]
+// (bad-margin-tier, out-of-range). `where` is the JSON path below the
+// symbol's object ("/qty_step"); nullopt when it keeps them all.
+struct InstrumentBreak {
+    std::string rule;
+    std::string where;
+    std::string message;
+};
+std::optional<InstrumentBreak> instrument_break(const Instrument& instrument);
+
 // Reads `{ "BTCUSDT": {"qty_step": 0.001, "min_qty": 0.001, "price_tick": 0.1,
 // "maintenance_margin": [...], "liquidation_fee": 0.01}, ... }`.
 // Every key of a symbol is optional (the Instrument defaults fill in, Note
@@ -38,7 +54,10 @@ static_assert(kMinInstrumentSize == 1e-12, "kInstrumentSizeRange says 1e-12");
 // (rules: cannot-read, too-large, bad-json, too-deep, number-out-of-range,
 // duplicate-key, expected-object, unknown-key, expected-positive-number,
 // out-of-range).
-InstrumentTable load_instruments(const std::filesystem::path& file);
+// The file is read through read_json_file (Note [Reading input files]);
+// `sha256`, when given, receives the SHA-256 of the bytes parsed (Note
+// [Market cache] keys a cache by them).
+InstrumentTable load_instruments(const std::filesystem::path& file, std::string* sha256 = nullptr);
 
 // The same from text; `file_label` only names the source in errors.
 InstrumentTable parse_instruments(const std::string& json_text, const std::string& file_label);

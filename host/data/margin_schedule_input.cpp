@@ -35,6 +35,50 @@ double number_at(const json& tier, const char* key, const std::string& file_labe
     return found->get<double>();
 }
 
+// A number of a schedule that may not come from JSON (a market cache).
+std::string number_text(double x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    return json(x).dump();
+}
+
+// Binance's maintenance amount: continuity of N * rate - amount at the floor.
+double continuous_amount(const MarginSchedule& s, int k) {
+    return k == 0 ? 0.0 : s.amount[k - 1] + s.notional_floor[k] * (s.rate[k] - s.rate[k - 1]);
+}
+
+struct TierBreak {
+    const char* key;
+    std::string message;
+};
+
+// The first rule of Note [Maintenance margin tiers] that tier k of `s`
+// breaks, the tiers before it being good.
+std::optional<TierBreak> tier_break(const MarginSchedule& s, int k) {
+    const double floor = s.notional_floor[k];
+    const double rate = s.rate[k];
+    if (!std::isfinite(floor)) return TierBreak{"notional_floor", "expected a number, got " + number_text(floor)};
+    if (!std::isfinite(rate)) return TierBreak{"rate", "expected a number, got " + number_text(rate)};
+    if (k == 0 && floor != 0.0) return TierBreak{"notional_floor", "the first tier must start at 0"};
+    if (k > 0 && !(floor > s.notional_floor[k - 1])) {
+        return TierBreak{"notional_floor", "floors must increase from tier to tier"};
+    }
+    if (floor > kMaxNotionalFloor) return TierBreak{"notional_floor", "expected at most 1e15"};
+    if (!(rate > 0.0 && rate < 1.0)) return TierBreak{"rate", "expected a maintenance margin rate in (0, 1)"};
+    if (k > 0 && rate < s.rate[k - 1]) return TierBreak{"rate", "a rate must not be below the tier before's"};
+    const double continuous = continuous_amount(s, k);
+    if (!(std::fabs(s.amount[k] - continuous) <= 1e-9 * std::fmax(1.0, std::fabs(continuous)))) {
+        return TierBreak{"amount", "expected " + json(continuous).dump() +
+                                       ", the amount that keeps the maintenance margin continuous at this floor "
+                                       "(amount before + floor * (rate - rate before))"};
+    }
+    return std::nullopt;
+}
+
+bool liquidation_fee_in_range(double fee) { return fee >= 0.0 && fee < 0.1; }
+
+constexpr const char* kFeeExpected = "expected a fraction of notional in [0, 0.1)";
+
 }  // namespace
 
 void read_maintenance_tiers(const json& value, const std::string& file_label, const std::string& where,
@@ -56,39 +100,14 @@ void read_maintenance_tiers(const json& value, const std::string& file_label, co
                 bad_tier(file_label, json_pointer_child(at, key), "unknown key (expected notional_floor, rate, amount)");
             }
         }
-        const double floor = number_at(tier, "notional_floor", file_label, at);
-        const double rate = number_at(tier, "rate", file_label, at);
-        if (k == 0 && floor != 0.0) {
-            bad_tier(file_label, json_pointer_child(at, "notional_floor"), "the first tier must start at 0");
+        read.notional_floor[k] = number_at(tier, "notional_floor", file_label, at);
+        read.rate[k] = number_at(tier, "rate", file_label, at);
+        // "amount" left out is the one that keeps the margin continuous.
+        read.amount[k] =
+            tier.contains("amount") ? number_at(tier, "amount", file_label, at) : continuous_amount(read, k);
+        if (const auto broken = tier_break(read, k)) {
+            bad_tier(file_label, json_pointer_child(at, broken->key), broken->message);
         }
-        if (k > 0 && !(floor > read.notional_floor[k - 1])) {
-            bad_tier(file_label, json_pointer_child(at, "notional_floor"),
-                     "floors must increase from tier to tier");
-        }
-        if (floor > kMaxNotionalFloor) {
-            bad_tier(file_label, json_pointer_child(at, "notional_floor"), "expected at most 1e15");
-        }
-        if (!(rate > 0.0 && rate < 1.0)) {
-            bad_tier(file_label, json_pointer_child(at, "rate"), "expected a maintenance margin rate in (0, 1)");
-        }
-        if (k > 0 && rate < read.rate[k - 1]) {
-            bad_tier(file_label, json_pointer_child(at, "rate"), "a rate must not be below the tier before's");
-        }
-        // Binance's maintenance amount: continuity of N * rate - amount at the floor.
-        const double continuous = k == 0 ? 0.0 : read.amount[k - 1] + floor * (rate - read.rate[k - 1]);
-        double amount = continuous;
-        if (tier.contains("amount")) {
-            amount = number_at(tier, "amount", file_label, at);
-            if (std::fabs(amount - continuous) > 1e-9 * std::fmax(1.0, std::fabs(continuous))) {
-                bad_tier(file_label, json_pointer_child(at, "amount"),
-                         "expected " + json(continuous).dump() +
-                             ", the amount that keeps the maintenance margin continuous at this floor "
-                             "(amount before + floor * (rate - rate before))");
-            }
-        }
-        read.notional_floor[k] = floor;
-        read.rate[k] = rate;
-        read.amount[k] = amount;
     }
     for (int k = read.n_tiers; k < kMaxMarginTiers; ++k) {
         read.notional_floor[k] = 0.0;
@@ -101,11 +120,32 @@ void read_maintenance_tiers(const json& value, const std::string& file_label, co
 void read_liquidation_fee(const json& value, const std::string& file_label, const std::string& where,
                           MarginSchedule& schedule) {
     const double fee = value.is_number() ? value.get<double>() : -1.0;
-    if (!(fee >= 0.0 && fee < 0.1)) {
-        throw DataError(file_label, 0, 0, "out-of-range",
-                        where + ": expected a fraction of notional in [0, 0.1), got " + shown(value));
+    if (!liquidation_fee_in_range(fee)) {
+        throw DataError(file_label, 0, 0, "out-of-range", where + ": " + kFeeExpected + ", got " + shown(value));
     }
     schedule.liquidation_fee = fee;
+}
+
+std::optional<MarginScheduleBreak> margin_schedule_break(const MarginSchedule& schedule) {
+    const std::string tiers = "/maintenance_margin";
+    if (schedule.n_tiers < 1 || schedule.n_tiers > kMaxMarginTiers) {
+        return MarginScheduleBreak{"bad-margin-tier", tiers,
+                                   "expected 1 to " + std::to_string(kMaxMarginTiers) + " tiers, got " +
+                                       std::to_string(schedule.n_tiers)};
+    }
+    for (int k = 0; k < schedule.n_tiers; ++k) {
+        if (auto broken = tier_break(schedule, k)) {
+            return MarginScheduleBreak{"bad-margin-tier",
+                                       json_pointer_child(json_pointer_child(tiers, static_cast<std::size_t>(k)),
+                                                          broken->key),
+                                       std::move(broken->message)};
+        }
+    }
+    if (!liquidation_fee_in_range(schedule.liquidation_fee)) {
+        return MarginScheduleBreak{"out-of-range", "/liquidation_fee",
+                                   std::string(kFeeExpected) + ", got " + number_text(schedule.liquidation_fee)};
+    }
+    return std::nullopt;
 }
 
 json maintenance_tiers_json(const MarginSchedule& schedule) {

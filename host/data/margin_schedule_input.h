@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -27,6 +28,18 @@ void read_maintenance_tiers(const nlohmann::json& value, const std::string& file
                             MarginSchedule& schedule);
 void read_liquidation_fee(const nlohmann::json& value, const std::string& file_label, const std::string& where,
                           MarginSchedule& schedule);
+
+// The rules above on a schedule, wherever it comes from (an instruments
+// file, a market cache: Note [Market rules]): the first one that `schedule`
+// breaks, with `where` the JSON path below the symbol's object at which an
+// instruments file holds the value ("/maintenance_margin/1/rate",
+// "/liquidation_fee"); nullopt when it keeps them all.
+struct MarginScheduleBreak {
+    std::string rule;  // bad-margin-tier, out-of-range
+    std::string where;
+    std::string message;
+};
+std::optional<MarginScheduleBreak> margin_schedule_break(const MarginSchedule& schedule);
 
 // The schedule as the instruments file writes it (every amount written).
 nlohmann::json maintenance_tiers_json(const MarginSchedule& schedule);

@@ -140,7 +140,7 @@ void read_binance_klines(const std::filesystem::path& file, std::size_t file_ind
                          BarCollector& out) {
     const std::string name = file.string();
     const std::string symbol = symbol_of_file(file, options.symbol);
-    const std::vector<char> bytes = read_csv_file(file, "kline file");
+    InputFile bytes = open_csv_file(file, "kline file");
     EpochUnitDetector units(options.timestamp_unit, kUnitAdvice);
     std::size_t fields_per_row = 0;
     bool first = true;
@@ -175,7 +175,7 @@ void read_binance_klines(const std::filesystem::path& file, std::size_t file_ind
 void read_mapped_csv(const std::filesystem::path& file, std::size_t file_index, const ImportOptions& options,
                      BarCollector& out, std::vector<std::string>& notes) {
     const std::string name = file.string();
-    const std::vector<char> bytes = read_csv_file(file, "data file");
+    InputFile bytes = open_csv_file(file, "data file");
     EpochUnitDetector units(options.timestamp_unit, kUnitAdvice);
     // The file's column of each btforge column: timestamp .. volume are
     // required; symbol is used when the file has it (required when mapped);
@@ -601,7 +601,7 @@ FundingHistory import_funding(std::span<const std::filesystem::path> files, cons
     for (std::size_t f = 0; f < files.size(); ++f) {
         const std::string name = files[f].string();
         const std::string symbol = symbol_of_file(files[f], options.symbol);
-        const std::vector<char> bytes = read_csv_file(files[f], "funding-rate file");
+        InputFile bytes = open_csv_file(files[f], "funding-rate file");
         EpochUnitDetector units(options.timestamp_unit, kUnitAdvice);
         std::vector<std::size_t> at;
         std::size_t header_fields = 0;

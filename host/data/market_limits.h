@@ -6,9 +6,10 @@
 namespace btforge {
 
 // Note [Market value limits]
-// The numbers a market may hold, checked where they enter (the CSV loader
-// and the CLI's --funding-rate and --funding-interval-hours), so that no
-// engine meets a NaN, an infinity or an overflow later:
+// The numbers a market may hold, checked where they enter (every CSV reader
+// and the market cache's, through Note [Market rules], and the CLI's
+// --funding-rate and --funding-interval-hours), so that no engine meets a
+// NaN, an infinity or an overflow later:
 // - Prices (open, high, low, close) in [1e-12, 1e12]. The floor is the
 //   accounting quantum (Note [Accounting quantum]): a price finer than the
 //   smallest money amount the accounting stores has no meaning there. The

@@ -25,9 +25,9 @@ std::string kind_name(mode_t mode) {
 
 }  // namespace
 
-InputFileError::InputFileError(std::string file, std::string rule, std::string message)
+InputFileError::InputFileError(std::string file, std::string rule, std::string message, bool missing)
     : std::runtime_error(file + ": " + message), file_(std::move(file)), rule_(std::move(rule)),
-      message_(std::move(message)) {}
+      message_(std::move(message)), missing_(missing) {}
 
 std::string byte_limit_text(std::uint64_t bytes) {
     const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
@@ -51,7 +51,7 @@ InputFile::InputFile(const std::filesystem::path& file, const std::string& what,
     } while (fd_ < 0 && errno == EINTR);
     if (fd_ < 0) {
         const int error = errno;
-        if (error == ENOENT) throw InputFileError(name, "cannot-read", "no such file");
+        if (error == ENOENT) throw InputFileError(name, "cannot-read", "no such file", true);
         throw InputFileError(name, "cannot-read", "cannot open the " + what + ": " + system_reason(error));
     }
     struct stat info {};

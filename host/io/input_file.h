@@ -29,8 +29,11 @@ namespace btforge {
 
 class InputFileError : public std::runtime_error {
 public:
-    InputFileError(std::string file, std::string rule, std::string message);
+    InputFileError(std::string file, std::string rule, std::string message, bool missing = false);
     const std::string& file() const noexcept { return file_; }
+    // True when the file does not exist (rule cannot-read): a market cache
+    // not written yet is no error (Note [Market cache]).
+    bool missing() const noexcept { return missing_; }
     // cannot-read, not-a-regular-file, too-large
     const std::string& rule() const noexcept { return rule_; }
     // Without the file's name: "is a directory, not a grid file".
@@ -40,6 +43,7 @@ private:
     std::string file_;
     std::string rule_;
     std::string message_;
+    bool missing_ = false;
 };
 
 enum class InputStreaming { refused, allowed };

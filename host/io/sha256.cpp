@@ -5,8 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <fstream>
-#include <stdexcept>
 #include <vector>
 
 namespace btforge {
@@ -46,23 +44,10 @@ std::string sha256_hex(std::string_view data) {
     return hash.hex();
 }
 
-std::string sha256_hex_of_files(std::span<const std::filesystem::path> files, std::string_view extra) {
+std::string sha256_hex_of_input(InputFile& input) {
     Sha256 hash;
     std::vector<char> buffer(std::size_t{1} << 20);
-    for (const std::filesystem::path& file : files) {
-        std::ifstream in(file, std::ios::binary);
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(file, ec);
-        if (!in || ec) throw std::runtime_error("cannot read " + file.string() + " to hash it");
-        const std::string header = std::to_string(size) + ":";
-        hash.update(header.data(), header.size());
-        while (in) {
-            in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-            hash.update(buffer.data(), static_cast<std::size_t>(in.gcount()));
-        }
-        if (in.bad()) throw std::runtime_error("reading " + file.string() + " failed while hashing it");
-    }
-    hash.update(extra.data(), extra.size());
+    for (std::size_t got; (got = input.read_some(buffer.data(), buffer.size())) > 0;) hash.update(buffer.data(), got);
     return hash.hex();
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 
 #include <cstddef>
-#include <filesystem>
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
+
+#include "host/io/input_file.h"
 
 namespace btforge {
 
@@ -31,10 +31,8 @@ private:
     std::unique_ptr<State> state_;
 };
 
-// Hex SHA-256 of the files' contents, one after the other, each preceded by
-// its size (so moving bytes between files changes the digest), then
-// `extra`; read in 1 MiB pieces, never whole. Throws std::runtime_error
-// naming a file that cannot be read.
-std::string sha256_hex_of_files(std::span<const std::filesystem::path> files, std::string_view extra);
+// Hex SHA-256 of what is left of `input` (Note [Reading input files]), read
+// in 1 MiB pieces, never whole. Throws InputFileError when it cannot be read.
+std::string sha256_hex_of_input(InputFile& input);
 
 }  // namespace btforge

@@ -11,10 +11,12 @@ import csv
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 BTFORGE = None  # set in main() from argv[1]
@@ -70,6 +72,30 @@ def run(args, cwd, timeout=120):
     """Runs btforge with args in cwd; returns the CompletedProcess (text)."""
     return subprocess.run([BTFORGE] + [str(a) for a in args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout)
+
+
+def run_bounded(args, cwd, memory_bytes=1 << 30, timeout=120):
+    """Runs btforge with its address space capped at memory_bytes, so that an
+    input read whole fails at once (out of memory) instead of taking the
+    machine's memory; returns the CompletedProcess (text) and the run's peak
+    resident memory in bytes."""
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([BTFORGE] + [str(a) for a in args], cwd=cwd, stdout=out, stderr=err, preexec_fn=cap)
+        killer = threading.Timer(timeout, p.kill)
+        killer.start()
+        try:
+            _, status, usage = os.wait4(p.pid, 0)  # wait4: this run's own rusage
+        finally:
+            killer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        done = subprocess.CompletedProcess(p.args, p.returncode, out.read().decode(errors="replace"),
+                                           err.read().decode(errors="replace"))
+    return done, usage.ru_maxrss * 1024
 
 
 def read_csv(path):

@@ -98,5 +98,56 @@ class JsonInputLimits(e2e.CliTestCase):
         self.assertIn("stop_pct=%r" % values[-1], p.stdout)
 
 
+    def test_spec_grid_and_instruments_that_are_no_documents(self):
+        # Note [Reading input files] (issue 29, items 3 and 8): a directory, a
+        # device, a missing file or one over 64 MiB is said as such, naming the
+        # file, before a byte is read. Before: a directory given as --grid was
+        # "invalid JSON ... unexpected end of input"; /dev/zero and a 3 GB
+        # sparse file were read whole (here, in 1 GiB of address space, "out
+        # of memory").
+        sparse = self.path("sparse.json")
+        with open(sparse, "wb") as f:
+            f.truncate(3 << 30)
+        folder = self.path("folder.json")
+        os.mkdir(folder)
+        missing = self.path("missing.json")
+        too_large = "expected a JSON document of at most 64 MiB (67108864 bytes), got a larger file"
+        reasons = [
+            (folder, "not-a-regular-file", "is a directory, not a JSON file"),
+            ("/dev/zero", "not-a-regular-file", "is a character device, not a JSON file"),
+            (missing, "cannot-read", "no such file"),
+            (sparse, "too-large", too_large),
+        ]
+        for file, rule, reason in reasons:
+            for option, args, expected in [
+                ("--grid", ["--strategy", "sma_cross", "--grid", file, *BARS], file + ": " + reason),
+                ("--spec", ["--spec", file, *BARS], file + ": " + reason),
+                ("--instruments", ["--data", self.path("market.csv"), "--instruments", file],
+                 file + ": " + rule + ": " + reason),
+            ]:
+                with self.subTest(option=option, file=file):
+                    p, peak = e2e.run_bounded(["sweep", *args, "-o", self.path("out")], self.dir)
+                    errors = [line for line in p.stderr.splitlines() if "error:" in line]
+                    self.assertEqual(errors, ["btforge sweep: error: " + expected], p.stderr)
+                    self.assertEqual(p.returncode, 1)
+                    self.assertLess(peak, 64 << 20)
+
+    def test_grid_from_a_pipe(self):
+        # A stream is read under the same limit: `--grid <(cat grid.json)`.
+        grid = self.write_json("grid.json", {"strategy": "sma_cross", "parameters": {"stop_pct": {"values": [0.02]}}})
+        with open(grid, "rb") as f:
+            text = f.read()
+        read_end, write_end = os.pipe()
+        os.write(write_end, text)  # far below a pipe's buffer
+        os.close(write_end)
+        try:
+            p = subprocess.run([e2e.BTFORGE, "replay", "--strategy", "sma_cross", "--grid", "/dev/fd/%d" % read_end,
+                                "--combination", "0", *BARS], cwd=self.dir, capture_output=True, text=True,
+                               timeout=60, pass_fds=[read_end])
+        finally:
+            os.close(read_end)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("stop_pct=0.02", p.stdout)
+
 if __name__ == "__main__":
     e2e.main()

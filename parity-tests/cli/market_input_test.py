@@ -11,8 +11,14 @@ leaves no file behind. Python 3 standard library only.
 
 import json
 import os
+import subprocess
+import threading
 
 import cli_end_to_end as e2e
+
+MIB = 1 << 20
+ROW_TOO_LONG = ("row-too-long: the row starting on this line runs past 1 MiB (1048576 bytes) without ending: this is "
+                "not CSV text (binary data, NUL bytes?) or a quote is never closed; rows hold at most that much")
 
 
 class MarketFileCase(e2e.CliTestCase):
@@ -202,6 +208,108 @@ class AbsurdNumbers(MarketFileCase):
                 p = self.btforge("data", "synth", "-o", "x.csv", *args, expect=2)
                 self.assertRegex(p.stderr, pattern)
                 self.assertEqual(sorted(os.listdir(self.dir)), before)
+
+
+class ReadingLimits(MarketFileCase):
+    """Note [Reading input files] and Note [CSV rows] (issue 29, item 3): the
+    market, a funding file and the files of `data import` are read in pieces,
+    never whole. Before, /dev/zero and a 3 GB sparse file were read whole
+    (3.9-6.3 GB resident); each run here has 1 GiB of address space, so one
+    that reads them whole fails with "out of memory"."""
+
+    def sparse(self, name, size=3 << 30):
+        with open(self.path(name), "wb") as f:
+            f.truncate(size)  # 3 GiB of holes: NUL bytes without a line end
+        return self.path(name)
+
+    def assert_refused_bounded(self, args, expected):
+        """One error line, `expected` after the command's "error: ", exit 1,
+        and at most 64 MiB resident."""
+        p, peak = e2e.run_bounded(args, self.dir)
+        errors = [line for line in p.stderr.splitlines() if "error:" in line]
+        self.assertEqual(len(errors), 1, p.stderr)
+        self.assertEqual(errors[0].split("error: ", 1)[1], expected)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertLess(peak, 64 * MIB)
+
+    def test_a_device_or_a_file_without_line_ends_as_the_market(self):
+        sparse = self.sparse("sparse.csv")
+        sweep = ["sweep", "--strategy", "sma_cross", "--grid", self.grid, "-o", "out"]
+        self.assert_refused_bounded(sweep + ["--data", "/dev/zero"],
+                                    "/dev/zero: not-a-regular-file: is a character device, not a market file")
+        for cache in [[], ["--no-market-cache"]]:
+            with self.subTest(cache=cache):
+                self.assert_refused_bounded(sweep + ["--data", sparse] + cache, sparse + ":1: " + ROW_TOO_LONG)
+        self.assertFalse(os.path.exists(sparse + ".btfcache"))
+
+    def test_a_device_or_a_file_without_line_ends_as_a_funding_file(self):
+        sparse = self.sparse("sparse_f.csv")
+        sweep = ["sweep", "--strategy", "sma_cross", "--grid", self.grid, "-o", "out", "--data", "ms.csv"]
+        self.assert_refused_bounded(sweep + ["--funding-file", "/dev/zero"],
+                                    "/dev/zero: not-a-regular-file: is a character device, not a funding file")
+        self.assert_refused_bounded(sweep + ["--funding-file", sparse], sparse + ":1: " + ROW_TOO_LONG)
+
+    def test_a_device_or_a_file_without_line_ends_to_import(self):
+        sparse = self.sparse("BTCUSDT-1m-2024-01.csv")
+        formats = [("binance-klines", "kline file"), ("csv", "data file"), ("binance-funding", "funding-rate file")]
+        for fmt, what in formats:
+            with self.subTest(format=fmt):
+                args = ["data", "import", "--format", fmt, "--symbol", "BTCUSDT", "-o", "out.csv"]
+                self.assert_refused_bounded(args + ["/dev/zero"],
+                                            "/dev/zero: not-a-regular-file: is a character device, not a " + what)
+                self.assert_refused_bounded(args + [sparse], sparse + ":1: " + ROW_TOO_LONG)
+                self.assertFalse(os.path.exists(self.path("out.csv")))
+
+    def test_memory_follows_the_market_not_the_file(self):
+        # 120 MB of rows of a symbol that is not selected, each with a long
+        # ignored column: the run keeps the bars of SYN1USDT only, parsed or
+        # read from its cache. Before: the whole file was held (peak > 120 MB).
+        note = "x" * 4000
+        with open(self.path("big.csv"), "w") as f:
+            f.write(self.header + ",note\n")
+            for row in self.rows:
+                f.write(row + ",\n")
+            last = int(self.rows[-1].split(",")[0])
+            for k in range(30000):
+                f.write("%d,OTHER,1,1,1,1,1,,%s\n" % (last + 60000 * (k + 1), note))
+        size = os.path.getsize(self.path("big.csv"))
+        self.assertGreater(size, 110 * MIB)
+        expected, _, _ = self.sweep_rows("ms.csv", "small", "--symbols", "SYN1USDT", "--no-market-cache")
+        for run, loading in [("parsed", "parsed in"), ("cached", "read from its cache")]:
+            with self.subTest(run=run):
+                p, peak = e2e.run_bounded(["sweep", "--strategy", "sma_cross", "--grid", self.grid, "--all-rows", "-o",
+                                           run, "--data", "big.csv", "--symbols", "SYN1USDT", *self.instruments],
+                                          self.dir)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn(loading, p.stderr)
+                self.assertLess(peak, 64 * MIB)
+                with open(self.path(run + ".csv"), "rb") as f:
+                    self.assertEqual(f.read(), expected)
+
+    def test_a_pipe_is_read_as_it_comes(self):
+        # `--data <(cat ms.csv)`: a pipe is streamed, and not cached.
+        expected, _, _ = self.sweep_rows("ms.csv", "file", "--no-market-cache")
+        with open(self.path("ms.csv"), "rb") as f:
+            text = f.read()
+        read_end, write_end = os.pipe()
+
+        def write():
+            with os.fdopen(write_end, "wb") as out:
+                out.write(text)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            p = subprocess.run([e2e.BTFORGE, "sweep", "--strategy", "sma_cross", "--grid", self.grid, "--all-rows",
+                                "-o", "piped", "--data", "/dev/fd/%d" % read_end, *self.instruments], cwd=self.dir,
+                               capture_output=True, text=True, timeout=120, pass_fds=[read_end])
+        finally:
+            os.close(read_end)
+            writer.join()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("not cached: a stream (a FIFO or pipe) is read once", p.stderr)
+        with open(self.path("piped.csv"), "rb") as f:
+            self.assertEqual(f.read(), expected)
 
 
 if __name__ == "__main__":

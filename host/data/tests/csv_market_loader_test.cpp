@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "host/data/csv_market_loader.h"
+#include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
 #include "host/data/market_limits.h"
+#include "host/data/tests/market_compare.h"
 #include "host/data/tests/temp_dir.h"
 
 using btforge::DataError;
@@ -186,9 +188,33 @@ TEST_CASE("line numbers with CR-only line ends") {
                  "duplicate-timestamp", 4, 1);
 }
 
-TEST_CASE("a directory is not a market file") {
+TEST_CASE("a directory or a device is not a market file (Note [Reading input files])") {
     TempDir dir;
-    CHECK_THROWS_WITH_AS(load_market_csv(dir.path()), doctest::Contains("cannot-read"), DataError);
+    CHECK_THROWS_WITH_AS(load_market_csv(dir.path()),
+                         (dir.path().string() + ": not-a-regular-file: is a directory, not a market file").c_str(),
+                         DataError);
+    CHECK_THROWS_WITH_AS(load_market_csv("/dev/zero"),
+                         "/dev/zero: not-a-regular-file: is a character device, not a market file", DataError);
+}
+
+TEST_CASE("the text in memory (the Python package's) and the file read in pieces give one market and one error") {
+    // Note [Long CSV contract], Note [CSV rows].
+    TempDir dir;
+    const std::string text = kHeader + "1000,BTC,10,11,9,10,1\r\n2000,ETH,5,6,4,5,2\n3000,BTC,10,12,9,11,1\n";
+    const Market from_file = load_market_csv(dir.write("m.csv", text), epoch_ms());
+    const Market in_memory =
+        btforge::load_market_csv_text("frame", std::vector<char>(text.begin(), text.end()), epoch_ms());
+    btforge::testing::check_same_market(from_file, in_memory);
+    const std::string bad = kHeader + "1000,BTC,10,11,9,10,1\n" + std::string(btforge::kMaxCsvRowBytes + 1, 'x');
+    try {
+        (void)btforge::load_market_csv_text("frame", std::vector<char>(bad.begin(), bad.end()), epoch_ms());
+        FAIL("no error");
+    } catch (const DataError& e) {
+        CHECK(e.file() == "frame");
+        CHECK(e.rule() == "row-too-long");
+        CHECK(e.line() == 3);
+    }
+    expect_error(bad, "row-too-long", 3, 0);
 }
 
 TEST_CASE("valid: BOM, CRLF, quoted fields, reordered and extra columns, case-insensitive header") {

@@ -1,8 +1,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
+
+#include <unistd.h>
 
 #include "host/io/sha256.h"
 
@@ -67,5 +71,33 @@ TEST_CASE("Sha256 in pieces equals sha256_hex of the whole, and hex() does not e
             if (at == 0) CHECK(hash.hex() == sha256_hex(text.substr(0, n)));
         }
         CHECK(hash.hex() == sha256_hex(text));
+    }
+}
+
+TEST_CASE("sha256_hex_of_input hashes what is left of an input file, read in pieces") {
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / ("btforge-sha256-test-" + std::to_string(::getpid()));
+    std::string text;
+    for (int i = 0; i < 300000; ++i) text += std::to_string(i) + "\n";  // more than one 1 MiB piece
+    std::ofstream(file, std::ios::binary) << text;
+    btforge::InputFile input(file, "market file", btforge::InputStreaming::refused);
+    CHECK(btforge::sha256_hex_of_input(input) == sha256_hex(text));
+    input.seek(10);
+    CHECK(btforge::sha256_hex_of_input(input) == sha256_hex(std::string_view(text).substr(10)));
+    std::filesystem::remove(file);
+    // Note [Market cache]: a file that is not there is told apart from one that cannot be read.
+    try {
+        btforge::InputFile absent(file, "market cache", btforge::InputStreaming::refused);
+        FAIL("opened");
+    } catch (const btforge::InputFileError& e) {
+        CHECK(e.missing());
+    }
+    try {
+        btforge::InputFile folder(std::filesystem::temp_directory_path(), "market cache",
+                                  btforge::InputStreaming::refused);
+        FAIL("opened");
+    } catch (const btforge::InputFileError& e) {
+        CHECK_FALSE(e.missing());
+        CHECK(e.rule() == "not-a-regular-file");
     }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""sweep --periods / --pbo / --walk-forward (Note [Validation of a sweep]).
+"""sweep --periods / --pbo / --walk-forward (Note [Validation of a sweep])
+and degenerate validations (Note [Undefined statistics]).
 
 Usage: validation_test.py PATH/TO/btforge [unittest options]
 
@@ -8,7 +9,9 @@ grid of sma_cross. The checks tie the validation outputs to independent
 runs: every walk-forward step's out-of-sample return equals the replayed
 equity curve's over that period's bars, the stitched return compounds them,
 each deflated row's Sharpe ratio is the replayed row's, and the cpu and emu
-backends write byte-identical validation files.
+backends write byte-identical validation files. Sweeps with nothing to
+select (one combination, identical ones, ones that never trade) report each
+statistic they leave undefined with its reason.
 """
 
 import csv
@@ -197,6 +200,97 @@ class ValidationTest(unittest.TestCase):
                 p = self.sweep("refused", *extra, expect=2)
                 self.assertIn(text, p.stderr)
                 self.assertFalse(os.path.exists(self.path("refused.csv")))
+
+
+def write_grid(path, parameters):
+    with open(path, "w") as f:
+        json.dump({"strategy": "sma_cross", "parameters": parameters}, f)
+
+
+class DegenerateValidationTest(unittest.TestCase):
+    """Issue 29: one combination gave "PBO 1.00 ... most likely overfit",
+    identical combinations PBO 1.00 and a DSR from a variance of zero, rows
+    that never traded PSR and DSR 0.5."""
+
+    setUp = ValidationTest.setUp
+    path = ValidationTest.path
+    btforge = ValidationTest.btforge
+
+    def sweep(self, name, parameters, *extra, market=MARKET, expect=0):
+        write_grid(self.path(name + "-grid.json"), parameters)
+        return self.btforge("sweep", "--strategy", "sma_cross", "--grid", self.path(name + "-grid.json"),
+                            "-o", self.path(name), "--threads", "2", *market, *extra, expect=expect)
+
+    def validation(self, name):
+        with open(self.path(name + ".validation.json")) as f:
+            return json.load(f)
+
+    def test_one_combination_selects_nothing(self):
+        p = self.sweep("one", {"fast_period": 10, "slow_period": 40}, "--pbo", "--periods", "4",
+                       "--walk-forward", "rolling:2")
+        doc = self.validation("one")
+        reason = "one combination: nothing was selected"
+        self.assertIsNone(doc["pbo"]["pbo"])
+        self.assertEqual(doc["pbo"]["pbo_undefined"], reason)
+        self.assertEqual(doc["pbo"]["informative_splits"], 0)
+        self.assertEqual(doc["pbo"]["logits"], [None] * 6)
+        self.assertIsNone(doc["pbo"]["probability_of_loss"])
+        self.assertIsNone(doc["sharpe_variance_annualized"])
+        self.assertEqual(doc["sharpe_variance_undefined"], reason)
+        # One trial: nothing selected, no deflation: the DSR is the PSR(0).
+        self.assertEqual(doc["expected_max_sharpe_annualized"], 0.0)
+        row = doc["deflated_sharpe"][0]
+        self.assertEqual(row["dsr"], row["psr"])
+        walk = doc["walk_forward"]
+        self.assertEqual([s["selection_undefined"] for s in walk["steps"]], [reason, reason])
+        self.assertIsNone(walk["efficiency"])
+        self.assertEqual(walk["efficiency_undefined"], reason)
+        self.assertIn("PBO undefined (one combination: nothing was selected)", p.stdout)
+        self.assertIn("The probability of backtest overfitting is undefined (one combination", p.stdout)
+        self.assertNotIn("most likely overfit", p.stdout)
+        self.assertNotIn("PBO 1.000", p.stdout)
+        self.assertIn("nothing selected at step 1, 2 (one combination: nothing was selected)", p.stdout)
+        # The stitched path is still the combination's own: replay takes the file as it is.
+        r = self.btforge("replay", "--strategy", "sma_cross", "--grid", self.path("one-grid.json"), *MARKET,
+                         "--walk-forward", self.path("one.validation.json"), "--trades", self.path("t.csv"),
+                         "--equity", self.path("e.csv"))
+        self.assertIn("walk-forward of", r.stdout)
+
+    def test_identical_combinations_rank_nothing(self):
+        # Stops of 40% and 50% are never hit here: the two combinations are the same run.
+        p = self.sweep("same", {"fast_period": 10, "slow_period": 40, "stop_pct": {"values": [0.4, 0.5]}},
+                       "--pbo", "--periods", "4", "--walk-forward", "anchored:2")
+        doc = self.validation("same")
+        self.assertIsNone(doc["pbo"]["pbo"])
+        self.assertEqual(doc["pbo"]["pbo_undefined"], "all combinations have identical period returns")
+        self.assertEqual(doc["sharpe_variance_annualized"], 0.0)
+        self.assertIsNone(doc["expected_max_sharpe_annualized"])
+        self.assertEqual(doc["expected_max_sharpe_undefined"], "zero variance of the trials' Sharpe ratios")
+        for row in doc["deflated_sharpe"]:
+            self.assertTrue(0.0 < row["psr"] < 1.0)  # each row's own PSR(0) is measured
+            self.assertIsNone(row["dsr"])
+            self.assertEqual(row["dsr_undefined"], "zero variance of the trials' Sharpe ratios")
+        self.assertEqual(doc["walk_forward"]["efficiency_undefined"], "every combination has the same in-sample score")
+        self.assertIn("expected maximum by luck undefined (zero variance of the trials' Sharpe ratios)", p.stdout)
+        self.assertIn("The best row's deflated Sharpe ratio is undefined (zero variance", p.stdout)
+        self.assertNotIn("most likely overfit", p.stdout)
+
+    def test_combinations_that_never_trade_have_no_psr(self):
+        # A slow SMA longer than the market: never defined, never a trade, equity flat.
+        p = self.sweep("idle", {"fast_period": {"values": [5, 10]}, "slow_period": 2000}, "--periods", "4",
+                       market=["--synthetic-seed", "11", "--synthetic-bars", "1000"])
+        doc = self.validation("idle")
+        reason = "zero variance of its bar returns (its equity never moved)"
+        self.assertEqual(len(doc["deflated_sharpe"]), 2)
+        for row in doc["deflated_sharpe"]:
+            self.assertEqual(row["sharpe_annualized"], 0.0)
+            self.assertIsNone(row["psr"])
+            self.assertEqual(row["psr_undefined"], reason)
+            self.assertIsNone(row["dsr"])
+            self.assertEqual(row["dsr_undefined"], reason)
+            self.assertIsNone(row["skewness"])
+        self.assertIn("id 0: PSR and DSR undefined (zero variance of its bar returns", p.stdout)
+        self.assertIn("The best row's deflated Sharpe ratio is undefined (zero variance of its bar returns", p.stdout)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,7 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.strategy.grid_text_origin = inputs.value("grid_text_origin", std::string("<grid>"));
     if (inputs.contains("param")) request.strategy.param_options = inputs["param"].get<std::vector<std::string>>();
     request.rank_by = identity.at("rank_by").get<std::string>();
+    request.min_trades = identity.at("min_trades").get<int>();
     request.top_n = identity.at("top").get<long long>();
     request.all_rows = identity.at("all_rows").get<bool>();
     request.periods = identity.at("periods").get<int>();
@@ -122,7 +123,7 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     // Rows: the same total order as one process (Note [Deterministic ranking]).
     std::uint64_t kept = 0;
     for (const NamedShard& shard : shards) kept += shard.content.rows.size();
-    TopN top(*checked.metric, request.all_rows ? static_cast<std::size_t>(kept) : static_cast<std::size_t>(request.top_n));
+    TopN top(checked.rank_order(), request.all_rows ? static_cast<std::size_t>(kept) : static_cast<std::size_t>(request.top_n));
     std::vector<PeriodStatistics> periods;
     for (const NamedShard& shard : shards) {
         for (const ResultRow& row : shard.content.rows) top.offer(row);
@@ -167,6 +168,7 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     }
     summary.backend = what + "; shard 0 ran on " + s.at("backend").get<std::string>();
     summary.rank_by = request.rank_by;
+    summary.min_trades = request.min_trades;
     for (const AccountSetting& setting : account_settings()) {
         summary.account.*(setting.field) = identity.at("account").at(std::string(setting.key)).get<double>();
     }
@@ -194,7 +196,7 @@ int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepReq
     write_result_files(outputs, merged->summary, spec, space, RowsInMemory(merged->ranked), merged->validation,
                        merged->spans, merged->bars_per_year);
     outputs.commit();  // Note [Outputs committed together]
-    std::cout << format_ranked_table(spec, space, merged->ranked, *request.metric,
+    std::cout << format_ranked_table(spec, space, merged->ranked, request.rank_order(),
                                      static_cast<std::size_t>(request.request.top_n));
     std::cout << "\n" << merged->summary.backend << ": " << merged->summary.combinations << " combinations, "
               << merged->summary.cells << " cells in " << merged->summary.seconds << " s of the shards' sweeps\n";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "host/engine/rank_tier.h"
 #include "host/validation/period_performance.h"
 
 namespace btforge {
@@ -81,27 +82,36 @@ DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods
 }
 
 std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
-                                                 std::size_t top_n,
+                                                 std::size_t top_n, int min_trades,
                                                  const std::function<std::uint64_t(std::uint64_t)>& combination_id) {
     const SweepTrials trials = sweep_trials(periods, n_periods);
     const std::size_t width = static_cast<std::size_t>(n_periods);
     const std::uint32_t all = (std::uint32_t{1} << n_periods) - 1;
     struct Ranked {
+        RankTier tier;
         double z;
         SweepRowRef row;
     };
-    // NaN last, then higher z, then the smaller id: Note [Deterministic ranking].
+    // By group, then higher z, then the smaller id: Note [Deterministic ranking].
     const auto before = [](const Ranked& a, const Ranked& b) {
-        const bool a_nan = std::isnan(a.z);
-        const bool b_nan = std::isnan(b.z);
-        if (a_nan != b_nan) return b_nan;
-        if (!a_nan && a.z != b.z) return a.z > b.z;
+        if (a.tier != b.tier) return a.tier < b.tier;
+        if (a.tier != RankTier::Invalid && a.z != b.z) return a.z > b.z;
         return a.row.combination_id < b.row.combination_id;
     };
     std::vector<Ranked> top;  // a heap: its front is the worst kept
     for (std::uint64_t n = 0; n < trials.trials; ++n) {
-        const ReturnMoments m = moments_of_periods(periods.subspan(n * width, width), all);
-        const Ranked r{probabilistic_sharpe_statistic(m, trials.expected_max_sharpe), {n, combination_id(n)}};
+        const auto row = periods.subspan(n * width, width);
+        const ReturnMoments m = moments_of_periods(row, all);
+        const double z = probabilistic_sharpe_statistic(m, trials.expected_max_sharpe);
+        long long trades = 0;
+        for (const PeriodStatistics& p : row) trades += p.trades;
+        RankTier tier = RankTier::Ranked;
+        if (std::isnan(z)) {
+            tier = RankTier::Invalid;  // the DSR is undefined
+        } else if (trades < min_trades) {
+            tier = RankTier::FewTrades;
+        }
+        const Ranked r{tier, z, {n, combination_id(n)}};
         if (top.size() < top_n) {
             top.push_back(r);
             std::push_heap(top.begin(), top.end(), before);

@@ -27,7 +27,9 @@ namespace btforge {
 //     outputs like its metrics; all per bar;
 //   - a verdict in words.
 // What a degenerate input leaves undefined is said, not computed: Note
-// [Undefined statistics].
+// [Undefined statistics]. The marking of rows with few trades (Note [Rows
+// with few trades]) does not reach any of it: every combination is a trial
+// and a candidate in-sample winner, whatever its trades.
 
 // A row of the sweep: where its period statistics are (run order) and its id.
 struct SweepRowRef {
@@ -94,10 +96,13 @@ DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods
 
 // --rank-by dsr: the ordinals of the `top_n` rows of highest deflated Sharpe
 // ratio, best first, by its z statistic (probabilistic_sharpe_statistic:
-// the DSR's order without its saturation at 0 and 1); ties, NaN last, by
-// the smaller `combination_id(ordinal)`.
+// the DSR's order without its saturation at 0 and 1), in the groups of
+// Note [Deterministic ranking]: rows with fewer than `min_trades` trades
+// (their periods' trades summed: the whole window's n_trades) after the
+// others, rows of undefined DSR (NaN) last; ties by the smaller
+// `combination_id(ordinal)`.
 std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
-                                                 std::size_t top_n,
+                                                 std::size_t top_n, int min_trades,
                                                  const std::function<std::uint64_t(std::uint64_t)>& combination_id);
 
 // One paragraph a user can act on: how likely the ranking is overfit, and

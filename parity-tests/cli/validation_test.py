@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""sweep --periods / --pbo / --walk-forward (Note [Validation of a sweep])
-and degenerate validations (Note [Undefined statistics]).
+"""sweep --periods / --pbo / --walk-forward (Note [Validation of a sweep]),
+degenerate validations (Note [Undefined statistics]) and --min-trades (Note
+[Rows with few trades]).
 
 Usage: validation_test.py PATH/TO/btforge [unittest options]
 
@@ -11,7 +12,9 @@ equity curve's over that period's bars, the stitched return compounds them,
 each deflated row's Sharpe ratio is the replayed row's, and the cpu and emu
 backends write byte-identical validation files. Sweeps with nothing to
 select (one combination, identical ones, ones that never trade) report each
-statistic they leave undefined with its reason.
+statistic they leave undefined with its reason; rows with fewer trades than
+--min-trades rank after the others on every path (the top rows, every row,
+emu, --rank-by dsr, shards merged).
 """
 
 import csv
@@ -291,6 +294,87 @@ class DegenerateValidationTest(unittest.TestCase):
             self.assertIsNone(row["skewness"])
         self.assertIn("id 0: PSR and DSR undefined (zero variance of its bar returns", p.stdout)
         self.assertIn("The best row's deflated Sharpe ratio is undefined (zero variance of its bar returns", p.stdout)
+
+
+# Note [Rows with few trades]: one week of the synthetic market, where the
+# best Sharpe ratios belong to rows of 2 to 5 trades.
+WEEK = ["--strategy", "sma_cross", "--from", "2024-06-01", "--to", "2024-06-08", "--threads", "2"]
+
+
+def group(row):
+    """A row's group in the ranking: enough trades, few trades, non-finite metrics."""
+    return 2 if row["valid"] != "true" else 0 if row["enough_trades"] == "true" else 1
+
+
+class MinTradesTest(unittest.TestCase):
+    setUp = ValidationTest.setUp
+    path = ValidationTest.path
+    btforge = ValidationTest.btforge
+
+    def sweep(self, name, *extra, expect=0):
+        return self.btforge("sweep", *WEEK, "-o", self.path(name), *extra, expect=expect)
+
+    def assert_ranked(self, rows, min_trades):
+        for row in rows:
+            self.assertEqual(row["enough_trades"] == "true", int(row["n_trades"]) >= min_trades)
+        keys = [(group(r), -float(r["sharpe"]) if r["valid"] == "true" else 0.0, int(r["combination_id"]))
+                for r in rows]
+        self.assertEqual(keys, sorted(keys))
+
+    def test_rows_with_few_trades_rank_after_the_others(self):
+        self.sweep("all", "--all-rows")
+        rows = read_csv(self.path("all.csv"))
+        self.assert_ranked(rows, 10)
+        self.assertGreaterEqual(int(rows[0]["n_trades"]), 10)  # before: 4 trades, the first with 10 ranked 18th
+        few = [r for r in rows if r["enough_trades"] == "false" and r["valid"] == "true"]
+        self.assertTrue(few and float(few[0]["sharpe"]) > float(rows[0]["sharpe"]))
+        # The kept top rows (TopN) are the spooled rows' first ones (Note [Rows spooled to disk]).
+        p = self.sweep("top", "--top", "30")
+        self.assertEqual(read_csv(self.path("top.csv")), rows[:30])
+        with open(self.path("top.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["min_trades"], 10)
+        self.assertEqual([r["enough_trades"] for r in doc["rows"]], [r["enough_trades"] == "true" for r in rows[:30]])
+        self.assertNotIn("enough_trades", p.stdout)  # the shown 20 rows all have enough
+        p = self.sweep("top", "--top", "30", "--min-trades", "20")
+        self.assertIn("rows with fewer than 20 trades (enough_trades NO) rank after the others", p.stdout)
+
+    def test_without_a_minimum_the_metric_alone_ranks(self):
+        self.sweep("plain", "--all-rows", "--min-trades", "0")
+        rows = read_csv(self.path("plain.csv"))
+        self.assert_ranked(rows, 0)
+        self.assertTrue(all(r["enough_trades"] == "true" for r in rows))
+        self.assertLess(int(rows[0]["n_trades"]), 10)
+
+    def test_every_backend_and_path_keeps_the_order(self):
+        self.sweep("cpu", "--min-trades", "5", "--top", "40", "--backend", "cpu")
+        self.sweep("emu", "--min-trades", "5", "--top", "40", "--backend", "emu")
+        self.assertEqual(read_csv(self.path("cpu.csv")), read_csv(self.path("emu.csv")))
+        self.assert_ranked(read_csv(self.path("cpu.csv")), 5)
+        # Shards carry the minimum in their identity; merged, they are one process.
+        for i in range(3):
+            self.sweep("s%d" % i, "--min-trades", "5", "--top", "40", "--shard", "%d/3" % i)
+        self.btforge("merge", self.path("s0.shard"), self.path("s1.shard"), self.path("s2.shard"),
+                     "-o", self.path("merged"))
+        with open(self.path("cpu.csv"), "rb") as a, open(self.path("merged.csv"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        self.sweep("other", "--min-trades", "6", "--top", "40", "--shard", "2/3")
+        p = self.btforge("merge", self.path("s0.shard"), self.path("s1.shard"), self.path("other.shard"),
+                         "-o", self.path("mixed"), expect=1)
+        self.assertIn("min_trades", p.stderr)
+
+    def test_rank_by_dsr_puts_rows_with_few_trades_after(self):
+        self.sweep("dsr", "--rank-by", "dsr", "--periods", "4", "--top", "60")
+        rows = read_csv(self.path("dsr.csv"))
+        groups = [group(r) for r in rows]
+        self.assertEqual(groups, sorted(groups))
+        self.assertIn(1, groups)
+        self.assertEqual(groups[0], 0)
+
+    def test_refusal(self):
+        p = self.sweep("refused", "--min-trades", "-1", expect=2)
+        self.assertIn("--min-trades must be 0 (no minimum) or more, got -1", p.stderr)
+        self.assertFalse(os.path.exists(self.path("refused.csv")))
 
 
 if __name__ == "__main__":

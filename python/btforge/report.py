@@ -106,8 +106,9 @@ def _table_html(result: SweepResult, rows: int) -> str:
     table = result.table.head(rows)
     columns = ["rank", "combination_id"] + [p for p in result.varied_parameters if p in table.columns]
     columns += [m for m in _TABLE_METRICS if m in table.columns]
-    if "valid" in table.columns and not table["valid"].all():
-        columns.append("valid")
+    for marking in ("valid", "enough_trades"):  # Note [Rows with few trades]
+        if marking in table.columns and not table[marking].all():
+            columns.append(marking)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
     for _, row in table.iterrows():
@@ -210,8 +211,10 @@ def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay:
         return _figure_html(figure, f"btforge-chart-{charts}")
 
     sections.append("<h2>Assumptions</h2>" + _assumptions_html(summary))
+    min_trades = summary.get("min_trades")
     sections.append(f"<h2>Ranked rows</h2><p>The best {min(rows, len(result.table))} of "
                     f"{summary.get('combinations')} combinations by {html.escape(str(summary.get('rank_by')))}"
+                    f"{'; rows with fewer than ' + str(min_trades) + ' trades (enough_trades false) rank after the others' if min_trades else ''}"
                     f"{' (' + str(summary.get('invalid_rows')) + ' rows with non-finite metrics rank last)' if summary.get('invalid_rows') else ''}"
                     f".</p>" + _table_html(result, rows))
 

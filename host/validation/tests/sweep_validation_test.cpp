@@ -65,7 +65,7 @@ TEST_CASE("rank_by_deflated_sharpe: the order of the DSR's z statistic, best fir
     std::stable_sort(z.begin(), z.end(), [&](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : id_of(a.second) < id_of(b.second);
     });
-    const std::vector<SweepRowRef> top = rank_by_deflated_sharpe(periods, 4, 10, id_of);
+    const std::vector<SweepRowRef> top = rank_by_deflated_sharpe(periods, 4, 10, 0, id_of);
     REQUIRE(top.size() == 10);
     for (std::size_t i = 0; i < top.size(); ++i) {
         CAPTURE(i);
@@ -92,8 +92,8 @@ TEST_CASE("rank_by_deflated_sharpe: the order of the DSR's z statistic, best fir
         if (m(top[i].ordinal).sharpe < m(top[i + 1].ordinal).sharpe) reordered = true;
     }
     CHECK(reordered);
-    CHECK(rank_by_deflated_sharpe(periods, 4, 0, id_of).empty());
-    CHECK(rank_by_deflated_sharpe(periods, 4, 100, id_of).size() == 40);
+    CHECK(rank_by_deflated_sharpe(periods, 4, 0, 0, id_of).empty());
+    CHECK(rank_by_deflated_sharpe(periods, 4, 100, 0, id_of).size() == 40);
 }
 
 // Note [Undefined statistics], issue 29.
@@ -183,6 +183,35 @@ TEST_CASE("the verdict says over how many splits the PBO is taken when some rank
     CAPTURE(verdict);
     CHECK(verdict.find("of the 4 ways to split the 4 periods in half that rank anything (in the other 2, every "
                        "combination ties in one half)") != std::string::npos);
+}
+
+// Note [Rows with few trades] under --rank-by dsr: the periods' trades add up to n_trades.
+TEST_CASE("rank_by_deflated_sharpe puts rows with few trades after the others, undefined DSRs last") {
+    std::vector<PeriodStatistics> periods = sweep_of(8);
+    for (std::size_t i = 0; i < periods.size(); ++i) periods[i].trades = static_cast<int>(i / 4 % 7);  // 0..24 a row
+    // Row 5 never moves: its DSR is undefined.
+    for (int p = 0; p < 4; ++p) periods[5 * 4 + static_cast<std::size_t>(p)] = period_of(std::vector<double>(50, 0.0));
+    const auto id_of = [](std::uint64_t ordinal) { return ordinal; };
+    const std::vector<SweepRowRef> all = rank_by_deflated_sharpe(periods, 4, 40, 10, id_of);
+    REQUIRE(all.size() == 40);
+    const auto trades = [&](const SweepRowRef& r) {
+        int t = 0;
+        for (int p = 0; p < 4; ++p) t += periods[r.ordinal * 4 + static_cast<std::size_t>(p)].trades;
+        return t;
+    };
+    std::size_t first_few = 40;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (trades(all[i]) < 10 && first_few == 40) first_few = i;
+        if (i > first_few && all[i].ordinal != 5) CHECK(trades(all[i]) < 10);
+    }
+    CHECK(first_few > 0);
+    CHECK(all.back().ordinal == 5);
+    // Without a minimum the order is the z's alone.
+    const std::vector<SweepRowRef> plain = rank_by_deflated_sharpe(periods, 4, 40, 0, id_of);
+    CHECK(plain.back().ordinal == 5);
+    bool differs = false;
+    for (std::size_t i = 0; i < all.size(); ++i) differs = differs || all[i].ordinal != plain[i].ordinal;
+    CHECK(differs);
 }
 
 }  // namespace

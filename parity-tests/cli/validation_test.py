@@ -12,7 +12,8 @@ equity curve's over that period's bars, the stitched return compounds them,
 each deflated row's Sharpe ratio is the replayed row's, and the cpu and emu
 backends write byte-identical validation files. Sweeps with nothing to
 select (one combination, identical ones, ones that never trade) report each
-statistic they leave undefined with its reason; rows with fewer trades than
+statistic they leave undefined with its reason; a validation file that is
+not one is refused with its JSON pointer; rows with fewer trades than
 --min-trades rank after the others on every path (the top rows, every row,
 emu, --rank-by dsr, shards merged).
 """
@@ -294,6 +295,46 @@ class DegenerateValidationTest(unittest.TestCase):
             self.assertIsNone(row["skewness"])
         self.assertIn("id 0: PSR and DSR undefined (zero variance of its bar returns", p.stdout)
         self.assertIn("The best row's deflated Sharpe ratio is undefined (zero variance of its bar returns", p.stdout)
+
+
+class ValidationFileTest(unittest.TestCase):
+    """Note [Reading a validation file]: replay --walk-forward refuses what
+    is not a sweep's walk-forward, by JSON pointer. Before: nlohmann's text,
+    a combination id of 1e300 replayed as 0, a period traded twice."""
+
+    setUp = ValidationTest.setUp
+    path = ValidationTest.path
+    btforge = ValidationTest.btforge
+
+    def test_refusals_name_the_json_pointer(self):
+        ValidationTest.sweep(self, "res", "--walk-forward", "rolling:2", "--periods", "4")
+        with open(self.path("res.validation.json")) as f:
+            good = json.load(f)
+        cases = [
+            (("walk_forward", "steps", 0, "parameters"), 5,
+             "/walk_forward/steps/0/parameters: expected an array, got a number"),
+            (("walk_forward", "steps", 0, "combination_id"), 1e300,
+             "/walk_forward/steps/0/combination_id: expected a whole number in 0..18446744073709551615, got 1e+300"),
+            (("walk_forward", "steps", 1, "out_of_sample_period"), 2,
+             "/walk_forward/steps/1/out_of_sample_period: the steps trade periods in increasing order; period 2 "
+             "follows period 2"),
+            (("periods",), 4.7, "/periods: expected a whole number in 1..16, got 4.7"),
+            (("period_spans", 0), [], "/period_spans/0: expected an object, got an array"),
+        ]
+        for keys, value, text in cases:
+            with self.subTest(text=text):
+                doc = json.loads(json.dumps(good))
+                at = doc
+                for key in keys[:-1]:
+                    at = at[key]
+                at[keys[-1]] = value
+                with open(self.path("bad.json"), "w") as f:
+                    json.dump(doc, f)
+                p = self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, *MARKET,
+                                 "--walk-forward", self.path("bad.json"), "--trades", self.path("x.csv"), expect=1)
+                self.assertIn(self.path("bad.json") + ": " + text, p.stderr)
+                self.assertNotIn("json.exception", p.stderr)
+                self.assertFalse(os.path.exists(self.path("x.csv")))
 
 
 # Note [Rows with few trades]: one week of the synthetic market, where the

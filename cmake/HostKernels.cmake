@@ -99,12 +99,12 @@ function(btforge_embed_host_kernel)
 endfunction()
 
 # Note [Top N on the device]. --expt-relaxed-constexpr: the reference's
-# constexpr metrics_are_finite (Note [Rows with non-finite metrics]), called
-# from device code.
+# constexpr metrics_are_finite (Note [Rows with non-finite metrics]) and
+# rank_tier (Note [Rows with few trades]), called from device code.
 btforge_embed_host_kernel(STEM top_n_select ACCESSOR embedded_top_n_select_image HEADER host/cuda/top_n_device.h
   EXTRA_FLAGS --expt-relaxed-constexpr
   DEPENDS ${PROJECT_SOURCE_DIR}/reference/metrics/metrics.h ${PROJECT_SOURCE_DIR}/generated/btforge_layout.h
-          btforge_generate)
+          ${PROJECT_SOURCE_DIR}/host/engine/rank_tier.h btforge_generate)
 target_sources(btforge_cuda PRIVATE top_n_device.cpp)
 
 # Note [CSCV scan on the device].

@@ -22,6 +22,7 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.strategy.grid_text_origin = inputs.grid_text_origin;
     request.strategy.param_options = inputs.param;
     request.rank_by = run.rank_by;
+    request.min_trades = run.min_trades;
     request.top_n = run.top;
     request.all_rows = run.all_rows;
     request.periods = run.periods;
@@ -75,7 +76,7 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     // Rows: the same total order as one process (Note [Deterministic ranking]).
     std::uint64_t kept = 0;
     for (const NamedShard& shard : shards) kept += shard.content.rows.size();
-    TopN top(*checked.metric, request.all_rows ? static_cast<std::size_t>(kept) : static_cast<std::size_t>(request.top_n));
+    TopN top(checked.rank_order(), request.all_rows ? static_cast<std::size_t>(kept) : static_cast<std::size_t>(request.top_n));
     std::vector<PeriodStatistics> periods;
     for (const NamedShard& shard : shards) {
         for (const ResultRow& row : shard.content.rows) top.offer(row);
@@ -117,6 +118,7 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     summary.backend = what + "; shard 0 ran on " + head.summary.backend;
     summary.rank_by = request.rank_by;
     summary.identity = inputs_identity_of(head.identity);  // Note [Identity of a run's inputs]
+    summary.min_trades = request.min_trades;
     return merged;
 }
 
@@ -139,7 +141,7 @@ int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepReq
     write_result_files(outputs, merged->summary, spec, space, RowsInMemory(merged->ranked), merged->validation,
                        merged->spans, merged->bars_per_year);
     outputs.commit();  // Note [Outputs committed together]
-    std::cout << format_ranked_table(spec, space, merged->ranked, *request.metric,
+    std::cout << format_ranked_table(spec, space, merged->ranked, request.rank_order(),
                                      static_cast<std::size_t>(request.request.top_n));
     std::cout << "\n" << merged->summary.backend << ": " << merged->summary.combinations << " combinations, "
               << merged->summary.cells << " cells in " << merged->summary.seconds << " s of the shards' sweeps\n";

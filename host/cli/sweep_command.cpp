@@ -23,6 +23,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
         ("rank-by", po::value(&request.rank_by)->default_value(request.rank_by),
          "metric to rank by: any column of SPEC §7, or dsr (the deflated Sharpe ratio against every combination "
          "of the sweep, from the period statistics; the kept rows are replayed on the CPU for their metrics)")
+        ("min-trades", po::value(&request.min_trades)->default_value(request.min_trades)->value_name("N"),
+         "rows with fewer than N round trips are marked (enough_trades=false) and ranked after the others, "
+         "before rows with non-finite metrics; 0: no minimum (Note [Rows with few trades])")
         ("top", po::value(&request.top_n)->default_value(request.top_n),
          ("rows to keep and print, 1.." + std::to_string(kMaxTopRows) + " (--all-rows writes every row)").c_str())
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
@@ -126,7 +129,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     write_result_files(outputs, summary, spec, space, written, validation, run->spans, run->bars_per_year);
     outputs.commit();  // Note [Outputs committed together]
 
-    std::cout << format_ranked_table(spec, space, outcome.top, *checked.metric, static_cast<std::size_t>(r.top_n));
+    std::cout << format_ranked_table(spec, space, outcome.top, checked.rank_order(), static_cast<std::size_t>(r.top_n));
     std::cout << "\nbackend: " << summary.backend << "; " << summary.combinations << " combinations x "
               << market.n_symbols() << " symbols x " << run->window.n_bars << " bars in " << outcome.seconds << " s = "
               << (outcome.seconds > 0 ? static_cast<double>(summary.cells) / outcome.seconds : 0.0) << " cells/s\n";

@@ -27,6 +27,7 @@ nlohmann::json run_identity(const SweepRun& run, const CheckedSweepRequest& chec
     nlohmann::json id = inputs_identity(run.strategy.spec_text, run.strategy.spec, *run.grid, *run.space,
                                                 run.market->market, run.window, run.account);
     id["rank_by"] = r.rank_by;
+    id["min_trades"] = r.min_trades;
     id["top"] = r.top_n;
     id["all_rows"] = r.all_rows;
     id["periods"] = r.periods;
@@ -87,6 +88,9 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         std::string known;
         for (const MetricColumn& m : metric_columns()) known += (known.empty() ? "" : ", ") + std::string(m.name);
         throw po::error("unknown metric '" + r.rank_by + "' for --rank-by (one of: " + known + ", dsr)");
+    }
+    if (r.min_trades < 0) {
+        throw po::error("--min-trades must be 0 (no minimum) or more, got " + std::to_string(r.min_trades));
     }
     if (r.top_n < 1 || r.top_n > static_cast<long long>(kMaxTopRows)) {
         throw po::error("--top must be in 1.." + std::to_string(kMaxTopRows) + ", got " + std::to_string(r.top_n) +
@@ -232,6 +236,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     SweepOptions sweep_options;
     sweep_options.threads = threads;
     sweep_options.rank_metric = checked.metric;
+    sweep_options.min_trades = r.min_trades;
     sweep_options.top_n = static_cast<std::size_t>(r.top_n);
     sweep_options.keep_all_rows = false;
     if (checked.shard) {
@@ -242,7 +247,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     }
     // Note [Rows spooled to disk]
     if (r.all_rows && !checked.shard) {
-        run->spool = std::make_unique<RowSpool>(r.spool_directory, space.count(), *checked.metric);
+        run->spool = std::make_unique<RowSpool>(r.spool_directory, space.count(), checked.rank_order());
         sweep_options.row_sink = [spool = run->spool.get()](std::uint64_t first, std::span<const ResultRow> rows) {
             spool->store(first, rows);
         };
@@ -287,7 +292,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
             // The rows of highest deflated Sharpe ratio, their metrics from
             // the CPU reference (the same bits as the sweep's rows: parity).
             top_rows = rank_by_deflated_sharpe(
-                outcome.periods, periods, static_cast<std::size_t>(r.top_n),
+                outcome.periods, periods, static_cast<std::size_t>(r.top_n), r.min_trades,
                 [&space](std::uint64_t ordinal) { return space.combination_id(ordinal); });
             outcome.top.clear();
             for (const SweepRowRef& row : top_rows) {
@@ -338,6 +343,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     summary.cells = outcome.combinations * cells_per_combination;
     summary.seconds = outcome.seconds;
     summary.rank_by = r.rank_by;
+    summary.min_trades = r.min_trades;
     summary.account = run->account;
     summary.inputs = run_inputs_json({r.strategy, r.loaded_market ? r.loaded_market->choice : r.market, r.window,
                                       r.account});
@@ -371,7 +377,7 @@ void write_result_files(OutputTransaction& outputs, const RunSummary& summary, c
                         const CombinationSpace& space, const RankedRows& rows,
                         const std::optional<SweepValidation>& validation, const PeriodSpans& spans,
                         double bars_per_year) {
-    write_results_csv(outputs.stream(0), spec, space, rows);
+    write_results_csv(outputs.stream(0), spec, space, rows, summary.min_trades);
     write_results_json(outputs.stream(1), summary, spec, space, rows);
     if (!validation) return;
     write_validation_json(outputs.stream(2), *validation, spec, space, spans, bars_per_year);

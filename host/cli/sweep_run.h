@@ -52,6 +52,7 @@ struct SweepRequest {
     WindowChoice window;
     BackendChoice backend;
     std::string rank_by = "sharpe";
+    int min_trades = kDefaultMinTrades;  // Note [Rows with few trades]
     long long top_n = 20;
     int threads = 0;
     bool all_rows = false;
@@ -97,6 +98,9 @@ struct CheckedSweepRequest {
     std::optional<WalkForwardPlan> walk_forward_plan;
     std::optional<WalkForwardScore> walk_forward_metric;
     std::optional<ShardRange> shard;
+
+    // What the rows are ranked by (Note [Deterministic ranking]).
+    RankOrder rank_order() const { return RankOrder{metric, request.min_trades}; }
 };
 
 // Every check of the options that needs no file: a usage error

@@ -275,7 +275,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     const bool every_row_back = options.keep_all_rows || static_cast<bool>(options.row_sink);
     const TopNAreaBytes top_n_area =
         device_top_n_applies(options.top_n, every_row_back) && !embedded_top_n_select_image().empty()
-            ? device_top_n_area_bytes(top_n_select_launch(*options.rank_metric, options.top_n, 0).keep)
+            ? device_top_n_area_bytes(top_n_select_launch(options.rank_order(), options.top_n, 0).keep)
             : TopNAreaBytes{};
     // Note [Period statistics]: account.n_periods more per combination, when asked.
     const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
@@ -413,7 +413,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // Note [Top N on the device]: when it applies, each chunk returns only
     // its blocks' winners. Declared before the slots, whose streams must be
     // drained before its buffers are freed.
-    std::optional<DeviceTopN> device_top = make_device_top_n(driver, *options.rank_metric, options.top_n,
+    std::optional<DeviceTopN> device_top = make_device_top_n(driver, options.rank_order(), options.top_n,
                                                              every_row_back, plan.chunk, kSlots, source);
     std::array<std::unique_ptr<Slot>, kSlots> slots;
     for (std::size_t s = 0; s < kSlots; ++s) {
@@ -426,7 +426,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
     outcome.periods.resize(outcome.combinations * n_periods);
-    TopN top(*options.rank_metric, options.top_n);
+    TopN top(options.rank_order(), options.top_n);
     stats.allocation_seconds = std::chrono::duration<double>(Clock::now() - allocation_started).count();
     // Note [Kernel-only time]
     // Kernels of different slots may run at the same time, so their durations
@@ -612,7 +612,7 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     merged.combinations = outcomes.front().combinations;
     merged.threads = static_cast<int>(devices.size());
     merged.kernel_variant = outcomes.front().kernel_variant;
-    TopN top(*options.rank_metric, options.top_n);
+    TopN top(options.rank_order(), options.top_n);
     for (const SweepOutcome& o : outcomes) {
         merged.cancelled = merged.cancelled || o.cancelled;
         merged.invalid_rows += o.invalid_rows;

@@ -68,14 +68,15 @@ TopNAreaBytes device_top_n_area_bytes(unsigned keep) {
     return bytes;
 }
 
-device::TopNSelectLaunch top_n_select_launch(const MetricColumn& column, std::size_t top_n, std::uint64_t count) {
-    const DeviceMetricField field = device_metric_field(column);
+device::TopNSelectLaunch top_n_select_launch(const RankOrder& order, std::size_t top_n, std::uint64_t count) {
+    const DeviceMetricField field = device_metric_field(*order.metric);
     device::TopNSelectLaunch launch{};
     launch.count = count;
     launch.metric_offset = field.offset;
     launch.metric_integral = field.integral ? 1 : 0;
-    launch.higher_is_better = column.higher_is_better ? 1 : 0;
+    launch.higher_is_better = order.metric->higher_is_better ? 1 : 0;
     launch.keep = keep_for(top_n);
+    launch.min_trades = order.min_trades;
     return launch;
 }
 
@@ -105,7 +106,7 @@ void offer_block_winners(const unsigned long long* ids, const device::Metrics* r
     }
 }
 
-DeviceTopN::DeviceTopN(const CudaDriver& driver, const MetricColumn& column, std::size_t top_n, std::uint64_t chunk,
+DeviceTopN::DeviceTopN(const CudaDriver& driver, const RankOrder& order, std::size_t top_n, std::uint64_t chunk,
                        std::size_t slots, ModuleSource source)
     : driver_(&driver),
       module_([&] {
@@ -118,7 +119,7 @@ DeviceTopN::DeviceTopN(const CudaDriver& driver, const MetricColumn& column, std
           return CudaModule::load(driver, embedded_top_n_select_image(), source);
       }()),
       kernel_(module_.function(kEntry)),
-      base_(top_n_select_launch(column, top_n, 0)) {
+      base_(top_n_select_launch(order, top_n, 0)) {
     const std::size_t outputs = static_cast<std::size_t>(device::top_n_blocks(chunk)) * base_.keep;
     const std::string purpose = "the top-N winners of a chunk (" + std::to_string(outputs) + " rows)";
     areas_.reserve(slots);
@@ -175,11 +176,11 @@ void DeviceTopN::offer(std::size_t slot, std::uint64_t count, TopN& top, std::ui
     offer_block_winners(area.ids.as<unsigned long long>(), area.rows.as<device::Metrics>(), count, base_.keep, top);
 }
 
-std::optional<DeviceTopN> make_device_top_n(const CudaDriver& driver, const MetricColumn& column, std::size_t top_n,
+std::optional<DeviceTopN> make_device_top_n(const CudaDriver& driver, const RankOrder& order, std::size_t top_n,
                                             bool keep_all_rows, std::uint64_t chunk, std::size_t slots,
                                             const ModuleSource& source) {
     if (!device_top_n_applies(top_n, keep_all_rows) || embedded_top_n_select_image().empty()) return std::nullopt;
-    return std::optional<DeviceTopN>(std::in_place, driver, column, top_n, chunk, slots, source);
+    return std::optional<DeviceTopN>(std::in_place, driver, order, top_n, chunk, slots, source);
 }
 
 }  // namespace btforge::cuda

@@ -41,9 +41,9 @@ struct TopNAreaBytes {
 };
 TopNAreaBytes device_top_n_area_bytes(unsigned keep);
 
-// The launch of the selection over a chunk; rows, ids and the outputs are
-// left null for the caller to point.
-device::TopNSelectLaunch top_n_select_launch(const MetricColumn& column, std::size_t top_n, std::uint64_t count);
+// The launch of the selection over a chunk in `order` (Note [Rank keys]);
+// rows, ids and the outputs are left null for the caller to point.
+device::TopNSelectLaunch top_n_select_launch(const RankOrder& order, std::size_t top_n, std::uint64_t count);
 
 // Runs the selection kernel's phases on the host, sequentially, over every
 // block of the launch: the kernel's logic without a GPU (the tests run it).
@@ -61,7 +61,7 @@ public:
     // Loads the embedded kernel; `source` describes the device and the build
     // for load errors. Use only when device_top_n_applies() and the image is
     // not empty.
-    DeviceTopN(const CudaDriver& driver, const MetricColumn& column, std::size_t top_n, std::uint64_t chunk,
+    DeviceTopN(const CudaDriver& driver, const RankOrder& order, std::size_t top_n, std::uint64_t chunk,
                std::size_t slots, ModuleSource source);
 
     // Queues the selection of the chunk in `rows`/`ids` (device memory,
@@ -90,7 +90,7 @@ private:
 
 // A DeviceTopN when the sweep can use one, else nothing (every row is then
 // copied back and ranked on the host).
-std::optional<DeviceTopN> make_device_top_n(const CudaDriver& driver, const MetricColumn& column, std::size_t top_n,
+std::optional<DeviceTopN> make_device_top_n(const CudaDriver& driver, const RankOrder& order, std::size_t top_n,
                                             bool keep_all_rows, std::uint64_t chunk, std::size_t slots,
                                             const ModuleSource& source);
 

@@ -85,12 +85,12 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     std::atomic<std::uint64_t> next{first};
     std::atomic<std::uint64_t> invalid_rows{0};
     std::mutex merge_mutex;
-    TopN top(*options.rank_metric, options.top_n);
+    TopN top(options.rank_order(), options.top_n);
     std::exception_ptr failure;
 
     auto worker = [&] {
         try {
-            TopN local(*options.rank_metric, options.top_n);
+            TopN local(options.rank_order(), options.top_n);
             std::uint64_t local_invalid = 0;
             std::vector<ResultRow> rows(block);
             while (true) {

@@ -41,6 +41,7 @@ struct SweepJob {
 struct SweepOptions {
     int threads = 1;
     const MetricColumn* rank_metric = nullptr;
+    int min_trades = kDefaultMinTrades;  // Note [Rows with few trades]
     std::size_t top_n = 20;
     bool keep_all_rows = false;
     std::atomic<std::uint64_t>* completed = nullptr;  // progress counter, optional
@@ -56,6 +57,9 @@ struct SweepOptions {
     // onwards; called from several threads at once, in no particular order
     // (Note [Rows spooled to disk]). Empty: not asked.
     std::function<void(std::uint64_t first_ordinal, std::span<const ResultRow> rows)> row_sink;
+
+    // What the rows are ranked by (Note [Deterministic ranking]).
+    RankOrder rank_order() const { return RankOrder{rank_metric, min_trades}; }
 };
 
 struct SweepOutcome {

@@ -5,29 +5,32 @@
 
 namespace btforge {
 
-RankKey rank_key(const MetricColumn& metric, const ResultRow& row) {
-    return RankKey{metric.read(row.metrics), row.combination_id, metrics_are_finite(row.metrics)};
+RankKey rank_key(const RankOrder& order, const ResultRow& row) {
+    return RankKey{order.metric->read(row.metrics), row.combination_id, rank_tier(row.metrics, order.min_trades)};
 }
 
-bool rank_key_before(const MetricColumn& metric, const RankKey& a, const RankKey& b) {
+bool rank_key_before(const RankOrder& order, const RankKey& a, const RankKey& b) {
     // Note [Rows with non-finite metrics]: a NaN of the ranked metric makes
-    // a row invalid too, so one test covers both.
-    if (a.valid != b.valid) return a.valid;
-    if (a.valid && a.value != b.value) return metric.higher_is_better ? a.value > b.value : a.value < b.value;
+    // a row invalid too, so the metric is compared only inside the valid
+    // groups (Note [Rows with few trades]).
+    if (a.tier != b.tier) return a.tier < b.tier;
+    if (a.tier != RankTier::Invalid && a.value != b.value) {
+        return order.metric->higher_is_better ? a.value > b.value : a.value < b.value;
+    }
     return a.combination_id < b.combination_id;
 }
 
-bool ranks_before(const MetricColumn& metric, const ResultRow& a, const ResultRow& b) {
-    return rank_key_before(metric, rank_key(metric, a), rank_key(metric, b));
+bool ranks_before(const RankOrder& order, const ResultRow& a, const ResultRow& b) {
+    return rank_key_before(order, rank_key(order, a), rank_key(order, b));
 }
 
-TopN::TopN(const MetricColumn& metric, std::size_t capacity) : metric_(&metric), capacity_(capacity) {
+TopN::TopN(const RankOrder& order, std::size_t capacity) : order_(order), capacity_(capacity) {
     heap_.reserve(capacity);
 }
 
 void TopN::offer(const ResultRow& row) {
     if (capacity_ == 0) return;
-    auto better = [this](const ResultRow& a, const ResultRow& b) { return ranks_before(*metric_, a, b); };
+    auto better = [this](const ResultRow& a, const ResultRow& b) { return ranks_before(order_, a, b); };
     if (heap_.size() < capacity_) {
         heap_.push_back(row);
         std::push_heap(heap_.begin(), heap_.end(), better);
@@ -46,7 +49,7 @@ void TopN::merge(const TopN& other) {
 std::vector<ResultRow> TopN::sorted() const {
     std::vector<ResultRow> rows = heap_;
     std::sort(rows.begin(), rows.end(), [this](const ResultRow& a, const ResultRow& b) {
-        return ranks_before(*metric_, a, b);
+        return ranks_before(order_, a, b);
     });
     return rows;
 }

@@ -29,8 +29,8 @@ int open_spool_file(const std::filesystem::path& directory) {
 
 }  // namespace
 
-RowSpool::RowSpool(const std::filesystem::path& directory, std::uint64_t rows, const MetricColumn& metric)
-    : metric_(&metric), directory_(directory.empty() ? std::filesystem::path(".") : directory) {
+RowSpool::RowSpool(const std::filesystem::path& directory, std::uint64_t rows, const RankOrder& order)
+    : order_(order), directory_(directory.empty() ? std::filesystem::path(".") : directory) {
     fd_ = open_spool_file(directory_);
     if (fd_ < 0) {
         throw std::runtime_error("cannot make the file that holds every row (--all-rows) in " + directory_.string() +
@@ -45,7 +45,7 @@ RowSpool::~RowSpool() {
 
 void RowSpool::store(std::uint64_t first_ordinal, std::span<const ResultRow> rows) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        keys_[first_ordinal + i] = Entry{rank_key(*metric_, rows[i]), first_ordinal + i};
+        keys_[first_ordinal + i] = Entry{rank_key(order_, rows[i]), first_ordinal + i};
     }
     const char* bytes = reinterpret_cast<const char*>(rows.data());
     std::size_t left = rows.size() * kRecord;
@@ -70,7 +70,7 @@ void RowSpool::rank() {
                                  " failed: " + std::strerror(write_error_));
     }
     std::sort(keys_.begin(), keys_.end(),
-              [this](const Entry& a, const Entry& b) { return rank_key_before(*metric_, a.key, b.key); });
+              [this](const Entry& a, const Entry& b) { return rank_key_before(order_, a.key, b.key); });
 }
 
 ResultRow RowSpool::at(std::uint64_t rank) const {

@@ -47,7 +47,7 @@ class RowSpool final : public RankedRows {
 public:
     // `directory`: where the outputs go. Throws std::runtime_error naming it
     // when no file can be made there.
-    RowSpool(const std::filesystem::path& directory, std::uint64_t rows, const MetricColumn& metric);
+    RowSpool(const std::filesystem::path& directory, std::uint64_t rows, const RankOrder& order);
     RowSpool(const RowSpool&) = delete;
     RowSpool& operator=(const RowSpool&) = delete;
     ~RowSpool() override;
@@ -65,7 +65,7 @@ private:
         RankKey key;
         std::uint64_t ordinal;
     };
-    const MetricColumn* metric_;
+    RankOrder order_;
     std::filesystem::path directory_;
     int fd_ = -1;
     std::vector<Entry> keys_;  // by ordinal until rank(), then best first

@@ -52,7 +52,7 @@ std::string nested(const std::string& text, int spaces) {
 // lacks, as the strings "inf", "-inf", "nan".
 class JsonRowWriter {
 public:
-    explicit JsonRowWriter(const StrategySpec& spec) : spec_(&spec) {
+    JsonRowWriter(const StrategySpec& spec, int min_trades) : spec_(&spec), min_trades_(min_trades) {
         for (const ParameterSpec& p : spec.parameters) parameter_keys_.push_back(nlohmann::json(p.name).dump());
         for (const MetricColumn& m : metric_columns()) metric_keys_.push_back(nlohmann::json(std::string(m.name)).dump());
     }
@@ -60,6 +60,7 @@ public:
     void write(std::ostream& out, const ResultRow& row, std::span<const double> values, std::uint64_t rank) const {
         out << "{\n      \"rank\": " << rank << ",\n      \"combination_id\": " << row.combination_id
             << ",\n      \"valid\": " << (metrics_are_finite(row.metrics) ? "true" : "false")
+            << ",\n      \"enough_trades\": " << (has_enough_trades(row.metrics, min_trades_) ? "true" : "false")
             << ",\n      \"parameters\": {";
         for (std::size_t p = 0; p < values.size(); ++p) {
             out << (p == 0 ? "\n        " : ",\n        ") << parameter_keys_[p] << ": ";
@@ -94,6 +95,7 @@ private:
     }
 
     const StrategySpec* spec_;
+    int min_trades_;
     std::vector<std::string> parameter_keys_;
     std::vector<std::string> metric_keys_;
 };
@@ -114,8 +116,8 @@ std::string format_metric_value(const MetricColumn& column, const Metrics& metri
 }
 
 void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
-                       const RankedRows& ranked) {
-    out << "rank,combination_id,valid";
+                       const RankedRows& ranked, int min_trades) {
+    out << "rank,combination_id,valid,enough_trades";
     for (const ParameterSpec& p : spec.parameters) out << ',' << p.name;
     for (const MetricColumn& m : metric_columns()) out << ',' << m.name;
     out << '\n';
@@ -123,7 +125,8 @@ void write_results_csv(std::ostream& out, const StrategySpec& spec, const Combin
     for (std::uint64_t r = 0; r < ranked.size() && out; ++r) {
         const ResultRow row = ranked.at(r);
         space.decode(row.combination_id, values);
-        out << r + 1 << ',' << row.combination_id << ',' << (metrics_are_finite(row.metrics) ? "true" : "false");
+        out << r + 1 << ',' << row.combination_id << ',' << (metrics_are_finite(row.metrics) ? "true" : "false") << ','
+            << (has_enough_trades(row.metrics, min_trades) ? "true" : "false");
         for (std::size_t p = 0; p < values.size(); ++p) out << ',' << format_parameter_value(spec.parameters[p], values[p]);
         for (const MetricColumn& m : metric_columns()) out << ',' << format_metric_value(m, row.metrics);
         out << '\n';
@@ -154,6 +157,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["seconds"] = summary.seconds;
     head["cells_per_second"] = summary.seconds > 0 ? static_cast<double>(summary.cells) / summary.seconds : 0.0;
     head["rank_by"] = summary.rank_by;
+    head["min_trades"] = summary.min_trades;
     nlohmann::ordered_json varied = nlohmann::ordered_json::array();  // Note [The ranked table]
     for (std::size_t p : varied_parameters(space)) varied.push_back(spec.parameters[p].name);
     head["varied_parameters"] = varied;
@@ -165,7 +169,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
         out << "  " << nlohmann::json(key).dump() << ": " << nested(value.dump(2), 2) << ",\n";
     }
     out << "  \"rows\": [";
-    const JsonRowWriter rows(spec);
+    const JsonRowWriter rows(spec, summary.min_trades);
     std::vector<double> values(spec.parameters.size());
     for (std::uint64_t r = 0; r < ranked.size() && out; ++r) {
         const ResultRow row = ranked.at(r);
@@ -177,11 +181,15 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
 }
 
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,
-                                const std::vector<ResultRow>& ranked, const MetricColumn& rank_metric,
-                                std::size_t max_rows) {
+                                const std::vector<ResultRow>& ranked, const RankOrder& order, std::size_t max_rows) {
+    const MetricColumn& rank_metric = *order.metric;
     const std::size_t shown_rows = std::min(ranked.size(), max_rows);
     bool any_invalid = false;
-    for (std::size_t r = 0; r < shown_rows; ++r) any_invalid = any_invalid || !metrics_are_finite(ranked[r].metrics);
+    bool any_few_trades = false;
+    for (std::size_t r = 0; r < shown_rows; ++r) {
+        any_invalid = any_invalid || !metrics_are_finite(ranked[r].metrics);
+        any_few_trades = any_few_trades || !has_enough_trades(ranked[r].metrics, order.min_trades);
+    }
 
     std::vector<std::string> header = {"rank", "id"};
     const std::vector<std::size_t> varied = varied_parameters(space);
@@ -203,6 +211,7 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
     }
     for (const MetricColumn* m : shown) header.push_back(std::string(m->name));
     if (any_invalid) header.push_back("valid");
+    if (any_few_trades) header.push_back("enough_trades");
 
     std::vector<std::vector<std::string>> cells;
     cells.push_back(header);
@@ -220,6 +229,7 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
             line.push_back(m->integral ? std::to_string(static_cast<long long>(value)) : format_significant(value));
         }
         if (any_invalid) line.push_back(metrics_are_finite(row.metrics) ? "yes" : "NO");
+        if (any_few_trades) line.push_back(has_enough_trades(row.metrics, order.min_trades) ? "yes" : "NO");
         cells.push_back(line);
     }
     std::vector<std::size_t> width(header.size(), 0);
@@ -232,6 +242,10 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
             out << (c == 0 ? "" : "  ") << std::setw(static_cast<int>(width[c])) << line[c];
         }
         out << '\n';
+    }
+    if (any_few_trades) {
+        out << "rows with fewer than " << order.min_trades << " trades (enough_trades NO) rank after the others "
+            << "(--min-trades)\n";
     }
     return out.str();
 }

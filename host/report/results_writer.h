@@ -44,6 +44,7 @@ struct RunSummary {
     std::uint64_t cells = 0;  // bars x symbols x combinations
     double seconds = 0.0;
     std::string rank_by;
+    int min_trades = kDefaultMinTrades;  // Note [Rows with few trades]
     AccountSpec account;  // the values the run used (Note [Account settings])
     // Note [Inputs of a run]: the options that ran it, to run it again.
     nlohmann::ordered_json inputs;
@@ -56,11 +57,12 @@ struct RunSummary {
 nlohmann::ordered_json account_json(const AccountSpec& account);
 
 // Rows are written in rank order (best first); rank is 1-based. Every row
-// says whether its metrics are valid (Note [Rows with non-finite metrics]).
-// Both stop early when `out` goes bad (a cancel: Note [No half-written
-// outputs]).
+// says whether its metrics are valid (Note [Rows with non-finite metrics])
+// and whether it has at least `min_trades` trades (enough_trades, Note [Rows
+// with few trades]; the JSON takes summary.min_trades). Both stop early
+// when `out` goes bad (a cancel: Note [No half-written outputs]).
 void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
-                       const RankedRows& ranked);
+                       const RankedRows& ranked, int min_trades);
 void write_results_json(std::ostream& out, const RunSummary& summary, const StrategySpec& spec,
                         const CombinationSpace& space, const RankedRows& ranked);
 
@@ -68,10 +70,12 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
 // The table printed after a sweep: rank, id, every parameter the grid varies
 // (whether or not it differs among the shown rows: equal values are a
 // finding, not noise) and key metrics, numbers at 6 significant digits; a
-// "valid" column appears when a shown row has non-finite metrics.
+// "valid" column appears when a shown row has non-finite metrics, an
+// "enough_trades" column when a shown row has fewer than order.min_trades
+// trades (Note [Rows with few trades]), with a line under the table that
+// says what it means.
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,
-                                const std::vector<ResultRow>& ranked, const MetricColumn& rank_metric,
-                                std::size_t max_rows);
+                                const std::vector<ResultRow>& ranked, const RankOrder& order, std::size_t max_rows);
 
 // "name=value" for every metric, one per line, as replay prints it.
 std::string format_metrics(const Metrics& metrics);

@@ -352,6 +352,7 @@ std::pair<ExpectedSection, ExpectedSection> read_header(const ShardInput& in, co
     }
     run.account.margin_mode = *margin;
     run.rank_by = f.text(id, "/identity", "rank_by");
+    run.min_trades = static_cast<int>(f.integer(id, "/identity", "min_trades", 0, INT32_MAX));  // Note [Rows with few trades]
     run.top = f.integer(id, "/identity", "top", 1, INT64_MAX);
     run.all_rows = f.flag(id, "/identity", "all_rows");
     run.periods = static_cast<int>(f.integer(id, "/identity", "periods", 0, kMaxPeriods));

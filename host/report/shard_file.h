@@ -84,6 +84,7 @@ struct ShardRun {
     int bars = 0;
     AccountSpec account;
     std::string rank_by;
+    int min_trades = 0;
     long long top = 0;
     bool all_rows = false;
     int periods = 0;

@@ -36,6 +36,20 @@ std::string cell(double x, int digits = 4) {
 // A JSON number, or null for NaN and infinities.
 nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
+// Note [Undefined statistics]: "<name>_undefined" beside a null, with the reason.
+template <class Json>
+void say_undefined(Json& object, const std::string& name, const char* reason) {
+    if (reason != nullptr) object[name + "_undefined"] = reason;
+}
+
+// A number for the text, or "n/a" when it is not one (an undefined statistic).
+std::string shown(double x, int digits) { return std::isfinite(x) ? cell(x, digits) : std::string("n/a"); }
+
+// "undefined (reason)" or the number.
+std::string shown(double x, int digits, const char* reason) {
+    return reason != nullptr ? "undefined (" + std::string(reason) + ")" : shown(x, digits);
+}
+
 double quantile(std::vector<double> sorted, double q) {
     if (sorted.empty()) return 0.0;
     std::sort(sorted.begin(), sorted.end());
@@ -64,55 +78,98 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         std::snprintf(line, sizeof line, "%4s  %-8s %-4s  %10s  %10s  %10s  %10s  %10s  %s\n", "step", "in", "out",
                       "id", "IS sharpe", "OOS sharpe", "IS return", "OOS return", "parameters");
         out << line;
+        std::vector<std::pair<std::string, std::string>> unselected;  // reason, its steps
         for (std::size_t i = 0; i < w.steps.size(); ++i) {
             const WalkForwardStep& s = w.steps[i];
             const std::uint64_t id = space.combination_id(s.winner);
             const std::string in = std::to_string(s.first_in_sample) + ".." + std::to_string(s.out_of_sample - 1);
             std::snprintf(line, sizeof line, "%4zu  %-8s %-4d  %10llu  %10s  %10s  %10s  %10s  %s\n", i + 1, in.c_str(),
                           s.out_of_sample, static_cast<unsigned long long>(id),
-                          cell(s.in_sample_sharpe * annual, 3).c_str(), cell(s.out_of_sample_sharpe * annual, 3).c_str(),
+                          shown(s.in_sample_sharpe * annual, 3).c_str(), shown(s.out_of_sample_sharpe * annual, 3).c_str(),
                           (cell(100.0 * s.in_sample_return, 2) + "%").c_str(),
                           (cell(100.0 * s.out_of_sample_return, 2) + "%").c_str(),
                           varying_parameters(spec, space, id).c_str());
             out << line;
+            if (s.selection_undefined != nullptr) {
+                const auto same = std::find_if(unselected.begin(), unselected.end(),
+                                               [&](const auto& u) { return u.first == s.selection_undefined; });
+                if (same == unselected.end()) {
+                    unselected.emplace_back(s.selection_undefined, std::to_string(i + 1));
+                } else {
+                    same->second += ", " + std::to_string(i + 1);
+                }
+            }
+            if (s.out_of_sample_undefined != nullptr) {
+                out << "      step " << i + 1 << ": out-of-sample sharpe undefined (" << s.out_of_sample_undefined << ")\n";
+            }
+        }
+        for (const auto& [reason, steps] : unselected) {
+            out << "nothing selected at step " << steps << " (" << reason << "): the first combination stands in\n";
         }
         out << "stitched out-of-sample (" << span_text(spans, w.steps.front().out_of_sample, w.steps.back().out_of_sample)
             << "): return " << cell(100.0 * w.stitched_return, 2) << "%, sharpe "
-            << cell(w.stitched_sharpe * annual, 3) << ", " << w.stitched_trades << " trades closed; walk-forward "
-            << "efficiency " << (std::isfinite(w.efficiency) ? cell(w.efficiency, 2) : std::string("n/a (the "
-               "in-sample winners did not gain)")) << "\n";
+            << shown(w.stitched_sharpe * annual, 3) << ", " << w.stitched_trades << " trades closed; walk-forward "
+            << "efficiency " << (w.efficiency_undefined != nullptr ? "n/a (" + std::string(w.efficiency_undefined) + ")"
+                                                                    : shown(w.efficiency, 2))
+            << "\n";
     }
     if (v.pbo) {
         const OverfittingReport& p = *v.pbo;
         std::vector<double> logits;
-        for (const OverfittingSplit& s : p.splits) logits.push_back(s.logit);
+        for (const OverfittingSplit& s : p.splits) {
+            if (s.informative) logits.push_back(s.logit);
+        }
         out << "\nprobability of backtest overfitting (CSCV, " << p.splits.size() << " splits of " << p.periods
             << " periods, every combination, " << cell(p.seconds, 2) << " s on "
             << (p.device.empty() ? std::to_string(p.threads) + " threads" : p.device) << ", the scans "
-            << cell(p.scan_seconds, 2) << " s): PBO " << cell(p.pbo, 3)
-            << "\n"
-            << "  logit of the winner's out-of-sample rank: 5% " << cell(quantile(logits, 0.05), 2) << ", median "
-            << cell(quantile(logits, 0.5), 2) << ", 95% " << cell(quantile(logits, 0.95), 2)
-            << " (below 0: under the out-of-sample median)\n"
-            << "  performance degradation: out-of-sample sharpe = " << cell(p.degradation_slope, 3) << " x in-sample "
-            << (p.degradation_intercept < 0 ? "- " : "+ ") << cell(std::fabs(p.degradation_intercept * annual), 3)
-            << " (annualized); probability of an out-of-sample loss " << cell(p.probability_of_loss, 3) << "\n";
+            << cell(p.scan_seconds, 2) << " s): PBO " << shown(p.pbo, 3, p.undefined) << "\n";
+        if (p.undefined == nullptr) {
+            if (p.informative_splits != p.splits.size()) {
+                out << "  over the " << p.informative_splits << " informative splits: the other "
+                    << p.splits.size() - p.informative_splits
+                    << " have every combination tied in-sample or out of sample, which ranks nothing\n";
+            }
+            out << "  logit of the winner's out-of-sample rank: 5% " << cell(quantile(logits, 0.05), 2) << ", median "
+                << cell(quantile(logits, 0.5), 2) << ", 95% " << cell(quantile(logits, 0.95), 2)
+                << " (below 0: under the out-of-sample median)\n"
+                << "  performance degradation: ";
+            if (p.degradation_undefined != nullptr) {
+                out << "undefined (" << p.degradation_undefined << ")";
+            } else {
+                out << "out-of-sample sharpe = " << cell(p.degradation_slope, 3) << " x in-sample "
+                    << (p.degradation_intercept < 0 ? "- " : "+ ") << cell(std::fabs(p.degradation_intercept * annual), 3)
+                    << " (annualized)";
+            }
+            out << "; probability of an out-of-sample loss " << cell(p.probability_of_loss, 3) << "\n";
+        }
     }
     if (!v.deflated.empty()) {
-        out << "\ndeflated sharpe of the top rows (" << v.trials << " trials; variance of their sharpe "
-            << format_significant(v.sharpe_variance * bars_per_year) << " annualized; expected maximum by luck "
-            << cell(v.expected_max_sharpe * annual, 3) << "):\n";
+        out << "\ndeflated sharpe of the top rows (" << v.trials << (v.trials == 1 ? " trial" : " trials")
+            << "; variance of their sharpe "
+            << (v.sharpe_variance_undefined != nullptr
+                    ? "undefined (" + std::string(v.sharpe_variance_undefined) + ")"
+                    : format_significant(v.sharpe_variance * bars_per_year) + " annualized")
+            << "; expected maximum by luck " << shown(v.expected_max_sharpe * annual, 3, v.expected_max_sharpe_undefined)
+            << "):\n";
         char line[256];
         std::snprintf(line, sizeof line, "%10s  %10s  %9s  %9s  %7s  %7s\n", "id", "sharpe", "skewness", "kurtosis",
                       "PSR(0)", "DSR");
         out << line;
+        std::string notes;
         for (const DeflatedRow& r : v.deflated) {
+            const bool moments = r.moments.undefined == nullptr;
             std::snprintf(line, sizeof line, "%10llu  %10s  %9s  %9s  %7s  %7s\n",
                           static_cast<unsigned long long>(r.combination_id), cell(r.moments.sharpe * annual, 3).c_str(),
-                          cell(r.moments.skewness, 3).c_str(), cell(r.moments.kurtosis, 3).c_str(),
-                          cell(r.psr, 3).c_str(), cell(r.dsr, 3).c_str());
+                          moments ? cell(r.moments.skewness, 3).c_str() : "n/a",
+                          moments ? cell(r.moments.kurtosis, 3).c_str() : "n/a", shown(r.psr, 3).c_str(),
+                          shown(r.dsr, 3).c_str());
             out << line;
+            // The expected maximum's reason is said above, once.
+            if (r.psr_undefined != nullptr) {
+                notes += "  id " + std::to_string(r.combination_id) + ": PSR and DSR undefined (" + r.psr_undefined + ")\n";
+            }
         }
+        out << notes;
     }
     const std::string verdict = validation_verdict(v);
     if (!verdict.empty()) out << "\nverdict: " << verdict << "\n";
@@ -129,55 +186,73 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
     doc["period_spans"] = period_list;
     doc["trials"] = v.trials;
     doc["sharpe_variance_annualized"] = number(v.sharpe_variance * bars_per_year);
+    say_undefined(doc, "sharpe_variance", v.sharpe_variance_undefined);
     doc["expected_max_sharpe_annualized"] = number(v.expected_max_sharpe * annual);
-    nlohmann::json deflated = nlohmann::json::array();
+    say_undefined(doc, "expected_max_sharpe", v.expected_max_sharpe_undefined);
+    nlohmann::ordered_json deflated = nlohmann::ordered_json::array();
     for (const DeflatedRow& r : v.deflated) {
-        deflated.push_back({{"combination_id", r.combination_id},
-                            {"sharpe_annualized", number(r.moments.sharpe * annual)},
-                            {"skewness", number(r.moments.skewness)},
-                            {"kurtosis", number(r.moments.kurtosis)},
-                            {"bars", r.moments.observations},
-                            {"psr", number(r.psr)},
-                            {"dsr", number(r.dsr)}});
+        const bool moments = r.moments.undefined == nullptr;
+        nlohmann::ordered_json row = {{"combination_id", r.combination_id},
+                                      {"sharpe_annualized", number(r.moments.sharpe * annual)},
+                                      {"skewness", moments ? number(r.moments.skewness) : nlohmann::json(nullptr)},
+                                      {"kurtosis", moments ? number(r.moments.kurtosis) : nlohmann::json(nullptr)},
+                                      {"bars", r.moments.observations},
+                                      {"psr", number(r.psr)}};
+        say_undefined(row, "psr", r.psr_undefined);
+        row["dsr"] = number(r.dsr);
+        say_undefined(row, "dsr", r.dsr_undefined);
+        deflated.push_back(row);
     }
     doc["deflated_sharpe"] = deflated;
     if (v.pbo) {
         const OverfittingReport& p = *v.pbo;
+        // Note [Uninformative splits]: their logits are null.
         nlohmann::json logits = nlohmann::json::array();
-        for (const OverfittingSplit& s : p.splits) logits.push_back(number(s.logit));
-        doc["pbo"] = {{"pbo", number(p.pbo)},
-                      {"splits", p.splits.size()},
-                      {"degradation_slope", number(p.degradation_slope)},
-                      {"degradation_intercept_annualized", number(p.degradation_intercept * annual)},
-                      {"probability_of_loss", number(p.probability_of_loss)},
-                      {"logits", logits}};
+        for (const OverfittingSplit& s : p.splits) logits.push_back(s.informative ? number(s.logit) : nlohmann::json(nullptr));
+        nlohmann::ordered_json pbo = {{"pbo", number(p.pbo)}};
+        say_undefined(pbo, "pbo", p.undefined);
+        pbo["splits"] = p.splits.size();
+        pbo["informative_splits"] = p.informative_splits;
+        pbo["degradation_slope"] = number(p.degradation_slope);
+        pbo["degradation_intercept_annualized"] = number(p.degradation_intercept * annual);
+        // One reason for both; none beside the PBO's own.
+        if (p.undefined == nullptr) say_undefined(pbo, "degradation", p.degradation_undefined);
+        pbo["probability_of_loss"] = number(p.probability_of_loss);
+        pbo["logits"] = logits;
+        doc["pbo"] = pbo;
     }
     if (v.walk_forward) {
         const WalkForwardReport& w = *v.walk_forward;
-        nlohmann::json steps = nlohmann::json::array();
+        nlohmann::ordered_json steps = nlohmann::ordered_json::array();
         for (const WalkForwardStep& s : w.steps) {
             const std::uint64_t id = space.combination_id(s.winner);
             std::vector<double> values(spec.parameters.size());
             space.decode(id, values);
-            steps.push_back({{"in_sample_periods", {s.first_in_sample, s.out_of_sample - 1}},
-                             {"out_of_sample_period", s.out_of_sample},
-                             {"combination_id", id},
-                             {"parameters", combination_assignments(spec, values)},
-                             {"in_sample_score", number(s.in_sample_score)},
-                             {"out_of_sample_score", number(s.out_of_sample_score)},
-                             {"in_sample_return", number(s.in_sample_return)},
-                             {"out_of_sample_return", number(s.out_of_sample_return)},
-                             {"in_sample_sharpe_annualized", number(s.in_sample_sharpe * annual)},
-                             {"out_of_sample_sharpe_annualized", number(s.out_of_sample_sharpe * annual)},
-                             {"out_of_sample_trades", s.out_of_sample_trades}});
+            nlohmann::ordered_json step = {{"in_sample_periods", {s.first_in_sample, s.out_of_sample - 1}},
+                                           {"out_of_sample_period", s.out_of_sample},
+                                           {"combination_id", id}};
+            say_undefined(step, "selection", s.selection_undefined);
+            step["parameters"] = combination_assignments(spec, values);
+            step["in_sample_score"] = number(s.in_sample_score);
+            step["out_of_sample_score"] = number(s.out_of_sample_score);
+            step["in_sample_return"] = number(s.in_sample_return);
+            step["out_of_sample_return"] = number(s.out_of_sample_return);
+            step["in_sample_sharpe_annualized"] = number(s.in_sample_sharpe * annual);
+            step["out_of_sample_sharpe_annualized"] = number(s.out_of_sample_sharpe * annual);
+            say_undefined(step, "out_of_sample_sharpe", s.out_of_sample_undefined);
+            step["out_of_sample_trades"] = s.out_of_sample_trades;
+            steps.push_back(step);
         }
-        doc["walk_forward"] = {{"plan", describe_walk_forward(w.plan)},
-                               {"steps", steps},
-                               {"stitched_return", number(w.stitched_return)},
-                               {"stitched_sharpe_annualized", number(w.stitched_sharpe * annual)},
-                               {"stitched_bars", w.stitched_bars},
-                               {"stitched_trades", w.stitched_trades},
-                               {"efficiency", number(w.efficiency)}};
+        nlohmann::ordered_json walk = {{"plan", describe_walk_forward(w.plan)},
+                                       {"steps", steps},
+                                       {"stitched_return", number(w.stitched_return)},
+                                       {"stitched_sharpe_annualized", number(w.stitched_sharpe * annual)}};
+        if (w.stitched_bars == 0) say_undefined(walk, "stitched_sharpe", "no bar");
+        walk["stitched_bars"] = w.stitched_bars;
+        walk["stitched_trades"] = w.stitched_trades;
+        walk["efficiency"] = number(w.efficiency);
+        say_undefined(walk, "efficiency", w.efficiency_undefined);
+        doc["walk_forward"] = walk;
     }
     doc["verdict"] = validation_verdict(v);
     out << doc.dump(2) << '\n';

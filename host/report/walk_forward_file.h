@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,8 +20,11 @@ struct WalkForwardFile {
     double stitched_return = 0.0;
 };
 
-// Throws std::runtime_error naming the file and what is missing or wrong
-// (a validation file without a walk-forward says to sweep with --walk-forward).
+// Throws std::runtime_error naming the file, the JSON pointer and what is
+// missing or wrong (Note [Reading a validation file]; a validation file
+// without a walk-forward says to sweep with --walk-forward).
 WalkForwardFile read_walk_forward_file(const std::filesystem::path& file);
+// The same from the file's text; `origin` names it in errors.
+WalkForwardFile parse_walk_forward_file(std::string_view text, const std::string& origin);
 
 }  // namespace btforge

@@ -4,12 +4,15 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include "host/engine/worker_threads.h"
+#include "host/validation/sharpe_statistics.h"
 
 namespace btforge {
 
@@ -109,6 +112,24 @@ std::vector<double> cscv_winner_out_of_sample(const CscvInput& input, std::span<
     return out;
 }
 
+namespace {
+
+// Why no split is informative (Note [Uninformative splits]).
+const char* no_informative_split(const CscvInput& input) {
+    if (input.combinations == 1) return kOneCombination;
+    const std::size_t width = static_cast<std::size_t>(input.periods);
+    const CscvSums* first = input.row(0);
+    const bool identical = std::all_of(input.sums.begin(), input.sums.end(), [&](const CscvSums& sums) {
+        const CscvSums& same = first[static_cast<std::size_t>(&sums - input.sums.data()) % width];
+        return std::memcmp(&sums, &same, sizeof(CscvSums)) == 0;
+    });
+    if (identical) return kIdenticalReturns;
+    return "in every split, all combinations have the same Sharpe ratio in-sample or out of sample: there is no "
+           "ranking to test";
+}
+
+}  // namespace
+
 OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint32_t> masks,
                               std::span<const CscvBest> winners, std::span<const CscvCount> counts) {
     OverfittingReport report;
@@ -117,6 +138,11 @@ OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint3
     report.splits.resize(masks.size());
     const std::vector<double> out_of_sample = cscv_winner_out_of_sample(input, masks, winners);
     const double n = static_cast<double>(input.combinations);
+    // Note [Uninformative splits]: whether all combinations tie on a split's out-of-sample periods.
+    const auto all_tie = [&](std::uint32_t in_sample_mask) {
+        const auto at = std::lower_bound(masks.begin(), masks.end(), in_sample_mask);
+        return counts[static_cast<std::size_t>(at - masks.begin())].equal == input.combinations;
+    };
     for (std::size_t s = 0; s < masks.size(); ++s) {
         OverfittingSplit& split = report.splits[s];
         split.in_sample_mask = masks[s];
@@ -127,6 +153,7 @@ OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint3
         const double others_equal = counts[s].equal > 0 ? static_cast<double>(counts[s].equal - 1) : 0.0;
         split.relative_rank = (1.0 + static_cast<double>(counts[s].below) + others_equal / 2.0) / (n + 1.0);
         split.logit = std::log(split.relative_rank / (1.0 - split.relative_rank));
+        split.informative = !all_tie(masks[s]) && !all_tie(input.all_periods() & ~masks[s]);
     }
 
     // In split order: the same sums for any thread count.
@@ -134,6 +161,8 @@ OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint3
     double losses = 0.0;
     double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
     for (const OverfittingSplit& split : report.splits) {
+        if (!split.informative) continue;
+        ++report.informative_splits;
         if (split.logit <= 0.0) at_or_below_median += 1.0;
         if (split.out_of_sample_sharpe < 0.0) losses += 1.0;
         sx += split.in_sample_sharpe;
@@ -141,11 +170,22 @@ OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint3
         sxx += split.in_sample_sharpe * split.in_sample_sharpe;
         sxy += split.in_sample_sharpe * split.out_of_sample_sharpe;
     }
-    const double count = static_cast<double>(report.splits.size());
+    if (report.informative_splits == 0) {
+        report.undefined = report.degradation_undefined = no_informative_split(input);
+        report.pbo = report.probability_of_loss = std::numeric_limits<double>::quiet_NaN();
+        report.degradation_slope = report.degradation_intercept = std::numeric_limits<double>::quiet_NaN();
+        return report;
+    }
+    const double count = static_cast<double>(report.informative_splits);
     report.pbo = at_or_below_median / count;
     report.probability_of_loss = losses / count;
     const double spread = count * sxx - sx * sx;
-    report.degradation_slope = spread > 0.0 ? (count * sxy - sx * sy) / spread : 0.0;
+    if (!(spread > 0.0)) {
+        report.degradation_undefined = "the winners' in-sample Sharpe ratios do not vary";
+        report.degradation_slope = report.degradation_intercept = std::numeric_limits<double>::quiet_NaN();
+        return report;
+    }
+    report.degradation_slope = (count * sxy - sx * sy) / spread;
     report.degradation_intercept = (sy - report.degradation_slope * sx) / count;
     return report;
 }

@@ -35,6 +35,23 @@ namespace btforge {
 // whose winner has a negative out-of-sample Sharpe. Splits are numbered in
 // the lexicographic order of their in-sample masks, so the result is the
 // same for any thread count.
+//
+// Note [Uninformative splits]
+// A split where every combination has the same Sharpe ratio in-sample
+// selects nothing (the "winner" is the first combination by the tie rule),
+// and one where every combination has the same Sharpe ratio out of sample
+// cannot rank the winner (ω = 1/2 by construction, λ = 0, which the PBO
+// would count as overfit). Such a split carries no evidence either way, so
+// PBO, the degradation line and the probability of loss are taken over the
+// informative splits only. Both conditions come from the rank scan's counts
+// alone: the out-of-sample side ties when `equal` = N, the in-sample side
+// when the complementary split (its out-of-sample periods are this split's
+// in-sample ones) has `equal` = N. With no informative split the statistics
+// are undefined (NaN; Note [Undefined statistics]), with the reason: one
+// combination (nothing was selected), combinations with identical period
+// returns, or ties in every split. The degradation line is also undefined
+// when the winners' in-sample Sharpe ratios do not vary: no line fits one
+// point (it used to be a slope of 0).
 
 struct OverfittingSplit {
     std::uint32_t in_sample_mask = 0;  // bit p: period p is in-sample
@@ -43,15 +60,19 @@ struct OverfittingSplit {
     double out_of_sample_sharpe = 0.0;
     double relative_rank = 0.0;        // ω
     double logit = 0.0;                // λ
+    bool informative = true;           // Note [Uninformative splits]
 };
 
 struct OverfittingReport {
     int periods = 0;                   // S
     std::uint64_t combinations = 0;    // N
     std::vector<OverfittingSplit> splits;  // C(S, S/2), in mask order
+    std::uint64_t informative_splits = 0;  // what the statistics below are taken over
+    const char* undefined = nullptr;       // why they are NaN: no informative split (Note [Uninformative splits])
     double pbo = 0.0;
     double degradation_slope = 0.0;    // out-of-sample Sharpe per unit of in-sample Sharpe of the winner
     double degradation_intercept = 0.0;
+    const char* degradation_undefined = nullptr;  // why both are NaN
     double probability_of_loss = 0.0;
     double seconds = 0.0;       // wall time: packing, both scans, the report (and a GPU's context and copies)
     double scan_seconds = 0.0;  // the two scans alone (on a GPU: its kernels, by events)

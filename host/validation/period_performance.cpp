@@ -48,14 +48,26 @@ double sortino_of_periods(std::span<const PeriodStatistics> periods, std::uint32
 ReturnMoments moments_of_periods(std::span<const PeriodStatistics> periods, std::uint32_t mask) {
     const Sums s = sums_of(periods, mask);
     ReturnMoments m{sharpe_of_sums(s.sum, s.sum_squares, s.bars), 0.0, 3.0, s.bars};
-    if (s.bars == 0) return m;
+    // Note [Undefined statistics]: what sharpe_of_sums makes 0 is said here.
+    if (!std::isfinite(s.sum) || !std::isfinite(s.sum_squares) || !std::isfinite(s.sum_cubes) ||
+        !std::isfinite(s.sum_fourths)) {
+        m.undefined = kNotFiniteReturns;
+        return m;
+    }
+    if (s.bars == 0) {
+        m.undefined = "no bar";
+        return m;
+    }
     const double n = static_cast<double>(s.bars);
     const double mean = s.sum / n;
     const double a2 = s.sum_squares / n;
     const double a3 = s.sum_cubes / n;
     const double a4 = s.sum_fourths / n;
     const double m2 = a2 - mean * mean;
-    if (!(m2 > 0.0)) return m;
+    if (!(m2 > 0.0)) {
+        m.undefined = kNoVariance;
+        return m;
+    }
     const double m3 = a3 - 3.0 * mean * a2 + 2.0 * mean * mean * mean;
     const double m4 = a4 - 4.0 * mean * a3 + 6.0 * mean * mean * a2 - 3.0 * mean * mean * mean * mean;
     m.skewness = m3 / (m2 * std::sqrt(m2));

@@ -38,7 +38,9 @@ double return_of_periods(std::span<const PeriodStatistics> periods, int first, i
 // the relative error of m3 and m4 is then a few ulps times (1 + |μ| / σ)^k;
 // the tests hold it to 1e-9 of the two-pass values on bars with a per-bar
 // Sharpe ratio up to 0.3. Sharpe is sharpe_of_sums (the CSCV's), skewness 0
-// and kurtosis 3 without spread.
+// and kurtosis 3 without spread, without bars or with sums that are not
+// finite (Sharpe 0 then too), each said in `undefined` (Note [Undefined
+// statistics]).
 ReturnMoments moments_of_periods(std::span<const PeriodStatistics> periods, std::uint32_t mask);
 
 // Bars in the union.

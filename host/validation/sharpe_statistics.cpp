@@ -70,19 +70,38 @@ ReturnMoments moments_of_returns(std::span<const double> r) {
     m2 /= n;
     m3 /= n;
     m4 /= n;
-    if (m2 > 0.0) {
+    if (m2 > 0.0 && std::isfinite(m2) && std::isfinite(mean)) {
         m.sharpe = mean / std::sqrt(m2);
         m.skewness = m3 / (m2 * std::sqrt(m2));
         m.kurtosis = m4 / (m2 * m2);
+    } else {
+        m.undefined = std::isfinite(m2) && std::isfinite(mean) ? kNoVariance : kNotFiniteReturns;
     }
     return m;
 }
 
+namespace {
+
+// The variance term of the PSR's denominator.
+double psr_spread(const ReturnMoments& m) {
+    return 1.0 - m.skewness * m.sharpe + (m.kurtosis - 1.0) / 4.0 * m.sharpe * m.sharpe;
+}
+
+}  // namespace
+
+const char* psr_undefined(const ReturnMoments& m) {
+    if (m.undefined != nullptr) return m.undefined;
+    if (m.observations < 2) return "fewer than two bar returns";
+    if (!(psr_spread(m) > 0.0)) {
+        return "its returns are too skewed for the normal approximation (1 - skewness x SR + (kurtosis - 1) / 4 "
+               "x SR^2 is not positive)";
+    }
+    return nullptr;
+}
+
 double probabilistic_sharpe_statistic(const ReturnMoments& m, double benchmark) {
-    if (m.observations < 2) return std::numeric_limits<double>::quiet_NaN();
-    const double spread = 1.0 - m.skewness * m.sharpe + (m.kurtosis - 1.0) / 4.0 * m.sharpe * m.sharpe;
-    if (!(spread > 0.0)) return std::numeric_limits<double>::quiet_NaN();
-    return (m.sharpe - benchmark) * std::sqrt(static_cast<double>(m.observations - 1)) / std::sqrt(spread);
+    if (psr_undefined(m) != nullptr) return std::numeric_limits<double>::quiet_NaN();
+    return (m.sharpe - benchmark) * std::sqrt(static_cast<double>(m.observations - 1)) / std::sqrt(psr_spread(m));
 }
 
 double probabilistic_sharpe_ratio(const ReturnMoments& m, double benchmark) {

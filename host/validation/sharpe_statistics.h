@@ -26,25 +26,63 @@ double normal_cdf(double x);
 // Halley step on erfc).
 double normal_quantile(double p);
 
+// Note [Undefined statistics]
+// A statistic whose input leaves nothing to measure is undefined, not the
+// number its formula happens to give for that input: one combination gave
+// "PBO 1.00 ... most likely overfit", and rows that never traded a PSR of
+// 0.5 from a variance of zero (issue 29). Each function that can meet such
+// an input says why, in a fixed sentence (a `const char*`, nullptr when the
+// value is defined), and the reports print "undefined (why)", write null and
+// a "<name>_undefined" member with the reason in the validation JSON, and
+// show the reason in the HTML report. The cases, by statistic:
+//   - a row's moments and PSR: fewer than two bar returns, returns that are
+//     not finite numbers, zero variance (its equity never moved), or a
+//     variance term of the normal approximation that is not positive;
+//   - the trials' Sharpe variance (SweepTrials): one combination, or fewer
+//     than two with finite returns; the expected maximum: that, or a
+//     variance of zero (every trial has the same Sharpe ratio), but 0 with
+//     one trial, where nothing was selected and the DSR is the PSR(0);
+//   - a row's DSR: its PSR's reason, else the expected maximum's;
+//   - the probability of backtest overfitting: Note [Uninformative splits];
+//   - walk-forward: Note [Walk-forward from period statistics].
+// Such a value is NaN in the structs, so nothing can use it as a number.
+// Sharpe ratios themselves keep the metrics' convention, 0 without spread
+// (SPEC §7): what is undefined is what would be inferred from them.
+inline constexpr const char* kOneCombination = "one combination: nothing was selected";
+inline constexpr const char* kIdenticalReturns = "all combinations have identical period returns";
+inline constexpr const char* kZeroTrialVariance = "zero variance of the trials' Sharpe ratios";
+
 // The moments of one return series a PSR needs.
 struct ReturnMoments {
     double sharpe;           // per observation (Note [Sharpe ratios per observation])
     double skewness;         // γ3; 0 for normal returns
     double kurtosis;         // γ4, not excess: 3 for normal returns
     std::int64_t observations;
+    // Why the three numbers above are conventions (Sharpe 0, skewness 0,
+    // kurtosis 3), not measurements: Note [Undefined statistics].
+    const char* undefined = nullptr;
 };
+
+inline constexpr const char* kNoVariance = "zero variance of its bar returns (its equity never moved)";
+inline constexpr const char* kNotFiniteReturns = "its returns are not finite numbers";
 
 // The moments of a series of per-bar returns, two-pass, population (n in
 // every denominator): Sharpe ratio mean / sd, skewness m3 / sd³, kurtosis
-// m4 / sd⁴. A series without spread has Sharpe 0, skewness 0, kurtosis 3.
+// m4 / sd⁴. A series without spread has Sharpe 0, skewness 0, kurtosis 3,
+// and says so in `undefined` (kNoVariance, or kNotFiniteReturns when the
+// variance is not a number).
 ReturnMoments moments_of_returns(std::span<const double> returns);
+
+// Why the PSR of `observed` is undefined, or nullptr: its moments' reason,
+// fewer than 2 observations, or a non-positive variance term (a sample too
+// skewed for the normal approximation). Note [Undefined statistics].
+const char* psr_undefined(const ReturnMoments& observed);
 
 // PSR(SR*): the probability that the true Sharpe ratio exceeds `benchmark`
 // given the observed one, its sample length, skewness and kurtosis
 // (2012, eq. 10):
 //   Φ( (SR - SR*) sqrt(n - 1) / sqrt(1 - γ3 SR + (γ4 - 1) / 4 SR²) ).
-// NaN with fewer than 2 observations or a non-positive variance term (a
-// sample too skewed for the normal approximation).
+// NaN where psr_undefined gives a reason, or the benchmark is NaN.
 double probabilistic_sharpe_ratio(const ReturnMoments& observed, double benchmark);
 
 // The z of that formula, PSR = Φ(z): the same order as the PSR but without

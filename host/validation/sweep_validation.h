@@ -26,6 +26,10 @@ namespace btforge {
 //     from its period power sums (Note [Moments from power sums]), kernel
 //     outputs like its metrics; all per bar;
 //   - a verdict in words.
+// What a degenerate input leaves undefined is said, not computed: Note
+// [Undefined statistics]. The marking of rows with few trades (Note [Rows
+// with few trades]) does not reach any of it: every combination is a trial
+// and a candidate in-sample winner, whatever its trades.
 
 // A row of the sweep: where its period statistics are (run order) and its id.
 struct SweepRowRef {
@@ -38,6 +42,23 @@ struct DeflatedRow {
     ReturnMoments moments;  // per-bar Sharpe ratio, skewness, kurtosis, bars
     double psr = 0.0;       // PSR against 0: probability the true Sharpe ratio is positive
     double dsr = 0.0;       // PSR against the expected maximum of the trials
+    const char* psr_undefined = nullptr;  // Note [Undefined statistics]
+    const char* dsr_undefined = nullptr;
+};
+
+// The trials of a sweep for the deflated Sharpe ratio: how many, the
+// variance of their whole-window Sharpe ratios (per bar; the combinations
+// whose period sums are not finite left out), and the expected maximum of
+// that many trials with that variance. Undefined, with the reason (Note
+// [Undefined statistics]): the variance with one combination or fewer than
+// two finite ones; the expected maximum then, and with a variance of 0 (it
+// is 0 with one trial: nothing was selected).
+struct SweepTrials {
+    std::uint64_t trials = 0;
+    double sharpe_variance = 0.0;
+    double expected_max_sharpe = 0.0;
+    const char* sharpe_variance_undefined = nullptr;
+    const char* expected_max_sharpe_undefined = nullptr;
 };
 
 struct SweepValidation {
@@ -45,6 +66,8 @@ struct SweepValidation {
     std::uint64_t trials = 0;
     double sharpe_variance = 0.0;      // across every combination, per bar
     double expected_max_sharpe = 0.0;  // of that many trials with that variance, per bar
+    const char* sharpe_variance_undefined = nullptr;  // as SweepTrials'
+    const char* expected_max_sharpe_undefined = nullptr;
     std::vector<DeflatedRow> deflated;
     std::optional<OverfittingReport> pbo;
     std::optional<WalkForwardReport> walk_forward;
@@ -65,14 +88,6 @@ struct ValidationRequest {
 // `periods` holds n_periods statistics per combination in run order.
 SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const ValidationRequest& request);
 
-// The trials of a sweep for the deflated Sharpe ratio: how many, the
-// variance of their whole-window Sharpe ratios (per bar), and the expected
-// maximum of that many trials with that variance.
-struct SweepTrials {
-    std::uint64_t trials = 0;
-    double sharpe_variance = 0.0;
-    double expected_max_sharpe = 0.0;
-};
 SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods);
 
 // The deflated Sharpe ratio of row `ordinal` against `trials`.
@@ -81,10 +96,13 @@ DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods
 
 // --rank-by dsr: the ordinals of the `top_n` rows of highest deflated Sharpe
 // ratio, best first, by its z statistic (probabilistic_sharpe_statistic:
-// the DSR's order without its saturation at 0 and 1); ties, NaN last, by
-// the smaller `combination_id(ordinal)`.
+// the DSR's order without its saturation at 0 and 1), in the groups of
+// Note [Deterministic ranking]: rows with fewer than `min_trades` trades
+// (their periods' trades summed: the whole window's n_trades) after the
+// others, rows of undefined DSR (NaN) last; ties by the smaller
+// `combination_id(ordinal)`.
 std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
-                                                 std::size_t top_n,
+                                                 std::size_t top_n, int min_trades,
                                                  const std::function<std::uint64_t(std::uint64_t)>& combination_id);
 
 // One paragraph a user can act on: how likely the ranking is overfit, and

@@ -1,10 +1,12 @@
 #include "host/validation/walk_forward.h"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
 #include "host/validation/period_performance.h"
+#include "host/validation/sharpe_statistics.h"
 
 namespace btforge {
 
@@ -81,23 +83,36 @@ WalkForwardReport walk_forward(std::span<const PeriodStatistics> periods, int n_
         throw std::invalid_argument("the period statistics are not whole rows of " + std::to_string(n_periods));
     }
     const std::uint64_t combinations = periods.size() / width;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
     WalkForwardReport report;
     report.plan = plan;
     double stitched_growth = 1.0;
     std::vector<PeriodStatistics> stitched;
     double in_sample_mean_return_sum = 0.0;
+    std::uint64_t selected_steps = 0;
     for (int oos = k; oos < n_periods; ++oos) {
         WalkForwardStep step;
         step.first_in_sample = plan.window == WalkForwardWindow::Anchored ? 0 : oos - k;
         step.out_of_sample = oos;
-        double best = -std::numeric_limits<double>::infinity();
+        // The best score, NaN below every number; ties to the smaller ordinal.
+        double best = nan;
         for (std::uint64_t n = 0; n < combinations; ++n) {
             const auto row = periods.subspan(n * width, width);
             const double s = score_of(row, step.first_in_sample, oos, score);
-            if (s > best || n == 0) {
+            if (n == 0 || (!std::isnan(s) && (std::isnan(best) || s > best))) {
                 best = s;
                 step.winner = n;
+                step.in_sample_ties = 1;
+            } else if (s == best || (std::isnan(s) && std::isnan(best))) {
+                ++step.in_sample_ties;
             }
+        }
+        if (combinations == 1) {
+            step.selection_undefined = kOneCombination;
+        } else if (std::isnan(best)) {
+            step.selection_undefined = "no combination has a finite in-sample score";
+        } else if (step.in_sample_ties == combinations) {
+            step.selection_undefined = "every combination has the same in-sample score";
         }
         const auto row = periods.subspan(step.winner * width, width);
         step.in_sample_score = best;
@@ -109,22 +124,39 @@ WalkForwardReport walk_forward(std::span<const PeriodStatistics> periods, int n_
         step.in_sample_bars = bars_of_periods(row, periods_mask(step.first_in_sample, oos));
         step.out_of_sample_bars = row[static_cast<std::size_t>(oos)].bars;
         step.out_of_sample_trades = row[static_cast<std::size_t>(oos)].trades;
+        if (step.out_of_sample_bars == 0) {
+            step.out_of_sample_undefined = "its out-of-sample period has no bars";
+            step.out_of_sample_sharpe = nan;
+            if (score != WalkForwardScore::TotalReturn) step.out_of_sample_score = nan;
+        }
         stitched.push_back(row[static_cast<std::size_t>(oos)]);
         stitched_growth *= 1.0 + step.out_of_sample_return;
         report.stitched_trades += step.out_of_sample_trades;
         if (step.in_sample_bars > 0) {
             in_sample_mean_return_sum += step.in_sample_return / static_cast<double>(step.in_sample_bars);
         }
+        if (step.selection_undefined == nullptr) ++selected_steps;
         report.steps.push_back(step);
     }
     report.stitched_return = stitched_growth - 1.0;
     report.stitched_bars = bars_of_periods(stitched, periods_mask(0, static_cast<int>(stitched.size())));
-    report.stitched_sharpe = sharpe_of_periods(stitched, periods_mask(0, static_cast<int>(stitched.size())));
+    report.stitched_sharpe = report.stitched_bars > 0
+                                 ? sharpe_of_periods(stitched, periods_mask(0, static_cast<int>(stitched.size())))
+                                 : nan;
     const double in_sample_mean = in_sample_mean_return_sum / static_cast<double>(report.steps.size());
     const double out_of_sample_mean =
         report.stitched_bars > 0 ? report.stitched_return / static_cast<double>(report.stitched_bars) : 0.0;
-    report.efficiency =
-        in_sample_mean > 0.0 ? out_of_sample_mean / in_sample_mean : std::numeric_limits<double>::quiet_NaN();
+    if (selected_steps == 0) {
+        // One reason for all: the first step's, when every step has it.
+        const char* reason = report.steps.front().selection_undefined;
+        for (const WalkForwardStep& step : report.steps) {
+            if (step.selection_undefined != reason) reason = "no step selected a combination";
+        }
+        report.efficiency_undefined = reason;
+    } else if (!(in_sample_mean > 0.0)) {
+        report.efficiency_undefined = "the in-sample winners did not gain";
+    }
+    report.efficiency = report.efficiency_undefined == nullptr ? out_of_sample_mean / in_sample_mean : nan;
     return report;
 }
 

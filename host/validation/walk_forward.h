@@ -17,7 +17,8 @@ namespace btforge {
 // period i, for i = k .. S-1; anchored keeps a = 0 (the in-sample window
 // grows from k periods), rolling:k keeps a = i - k. Each step's winner is the
 // combination that ranks best in-sample by the chosen score, computed exactly
-// from its period sums (period_performance.h; ties: the smaller ordinal).
+// from its period sums (period_performance.h; a NaN score below every
+// number, ties: the smaller ordinal).
 // Its out-of-sample result is its own statistics of period i in the run that
 // traded every period: the parameters a user would have picked at the end
 // of the in-sample window, as they traded the next period. The stitched
@@ -26,6 +27,13 @@ namespace btforge {
 // efficiency is the stitched path's mean per-bar return over the mean of the
 // winners' in-sample per-bar returns (annualizing both cancels): near 1 the
 // in-sample performance carried over, near 0 or below it did not.
+// Degenerate steps are said (Note [Undefined statistics]): a step selects
+// nothing when there is one combination, when every combination has the
+// same in-sample score, or when none has a finite one; the first
+// combination then stands in (its numbers are what following the rule
+// would have traded), and the efficiency, which measures what selecting
+// bought, is undefined when no step selected anything. An out-of-sample
+// period without bars has no Sharpe ratio.
 
 enum class WalkForwardWindow { Anchored, Rolling };
 
@@ -58,16 +66,20 @@ struct WalkForwardStep {
     std::int64_t in_sample_bars = 0;
     std::int64_t out_of_sample_bars = 0;
     int out_of_sample_trades = 0;
+    std::uint64_t in_sample_ties = 0;              // combinations with the winner's in-sample score, itself included
+    const char* selection_undefined = nullptr;     // why the step selected nothing
+    const char* out_of_sample_undefined = nullptr;  // why out_of_sample_sharpe is NaN
 };
 
 struct WalkForwardReport {
     WalkForwardPlan plan;
     std::vector<WalkForwardStep> steps;
     double stitched_return = 0.0;  // compounded over the out-of-sample periods
-    double stitched_sharpe = 0.0;  // per bar
+    double stitched_sharpe = 0.0;  // per bar; NaN without bars
     std::int64_t stitched_bars = 0;
     int stitched_trades = 0;
-    double efficiency = 0.0;  // NaN when the winners' mean in-sample return is not positive
+    double efficiency = 0.0;  // NaN when undefined:
+    const char* efficiency_undefined = nullptr;  // no step selected, or the winners did not gain in-sample
 };
 
 // `periods` holds `combinations` rows of `n_periods` (ordinal-major).

@@ -158,10 +158,11 @@ class CliTestCase(unittest.TestCase):
         return header, rows
 
     def parameter_columns(self, header):
-        # Note [Rows with non-finite metrics]: every row says whether it is valid.
-        self.assertEqual(header[:3], ["rank", "combination_id", "valid"])
+        # Note [Rows with non-finite metrics]: every row says whether it is valid;
+        # Note [Rows with few trades]: and whether it has enough trades.
+        self.assertEqual(header[:4], ["rank", "combination_id", "valid", "enough_trades"])
         self.assertEqual(header[-len(METRICS):], METRICS, "CSV metric columns are not those of SPEC §7")
-        return header[3:-len(METRICS)]
+        return header[4:-len(METRICS)]
 
 
 # --------------------------------------------------------------------------- 1
@@ -176,9 +177,13 @@ class ReplayReproducesSweepRow(CliTestCase):
         self.assertEqual(len(rows), n, "--all-rows must write every combination")
         self.assertEqual(sorted(int(r["combination_id"]) for r in rows), list(range(n)))
         self.assertEqual([int(r["rank"]) for r in rows], list(range(1, n + 1)))
-        sharpe = [float(r["sharpe"]) for r in rows]
-        finite = [s for s in sharpe if s == s]
-        self.assertEqual(finite, sorted(finite, reverse=True), "rows are not ranked by sharpe")
+        # Note [Rows with few trades]: rows with enough trades, then the others,
+        # then invalid ones; each group by sharpe.
+        group = [2 if r["valid"] != "true" else 0 if r["enough_trades"] == "true" else 1 for r in rows]
+        self.assertEqual(group, sorted(group), "rows are not grouped by valid and enough_trades")
+        for g in (0, 1):
+            sharpe = [float(r["sharpe"]) for r, k in zip(rows, group) if k == g]
+            self.assertEqual(sharpe, sorted(sharpe, reverse=True), "rows are not ranked by sharpe")
 
         chosen = {"best": rows[0], "worst": rows[-1], "middle": rows[n // 2], "second": rows[1]}
         zero = [r for r in rows if r["n_trades"] == "0"]

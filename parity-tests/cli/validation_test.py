@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""sweep --periods / --pbo / --walk-forward (Note [Validation of a sweep]).
+"""sweep --periods / --pbo / --walk-forward (Note [Validation of a sweep]),
+degenerate validations (Note [Undefined statistics]) and --min-trades (Note
+[Rows with few trades]).
 
 Usage: validation_test.py PATH/TO/btforge [unittest options]
 
@@ -8,7 +10,12 @@ grid of sma_cross. The checks tie the validation outputs to independent
 runs: every walk-forward step's out-of-sample return equals the replayed
 equity curve's over that period's bars, the stitched return compounds them,
 each deflated row's Sharpe ratio is the replayed row's, and the cpu and emu
-backends write byte-identical validation files.
+backends write byte-identical validation files. Sweeps with nothing to
+select (one combination, identical ones, ones that never trade) report each
+statistic they leave undefined with its reason; a validation file that is
+not one is refused with its JSON pointer; rows with fewer trades than
+--min-trades rank after the others on every path (the top rows, every row,
+emu, --rank-by dsr, shards merged).
 """
 
 import csv
@@ -197,6 +204,218 @@ class ValidationTest(unittest.TestCase):
                 p = self.sweep("refused", *extra, expect=2)
                 self.assertIn(text, p.stderr)
                 self.assertFalse(os.path.exists(self.path("refused.csv")))
+
+
+def write_grid(path, parameters):
+    with open(path, "w") as f:
+        json.dump({"strategy": "sma_cross", "parameters": parameters}, f)
+
+
+class DegenerateValidationTest(unittest.TestCase):
+    """Issue 29: one combination gave "PBO 1.00 ... most likely overfit",
+    identical combinations PBO 1.00 and a DSR from a variance of zero, rows
+    that never traded PSR and DSR 0.5."""
+
+    setUp = ValidationTest.setUp
+    path = ValidationTest.path
+    btforge = ValidationTest.btforge
+
+    def sweep(self, name, parameters, *extra, market=MARKET, expect=0):
+        write_grid(self.path(name + "-grid.json"), parameters)
+        return self.btforge("sweep", "--strategy", "sma_cross", "--grid", self.path(name + "-grid.json"),
+                            "-o", self.path(name), "--threads", "2", *market, *extra, expect=expect)
+
+    def validation(self, name):
+        with open(self.path(name + ".validation.json")) as f:
+            return json.load(f)
+
+    def test_one_combination_selects_nothing(self):
+        p = self.sweep("one", {"fast_period": 10, "slow_period": 40}, "--pbo", "--periods", "4",
+                       "--walk-forward", "rolling:2")
+        doc = self.validation("one")
+        reason = "one combination: nothing was selected"
+        self.assertIsNone(doc["pbo"]["pbo"])
+        self.assertEqual(doc["pbo"]["pbo_undefined"], reason)
+        self.assertEqual(doc["pbo"]["informative_splits"], 0)
+        self.assertEqual(doc["pbo"]["logits"], [None] * 6)
+        self.assertIsNone(doc["pbo"]["probability_of_loss"])
+        self.assertIsNone(doc["sharpe_variance_annualized"])
+        self.assertEqual(doc["sharpe_variance_undefined"], reason)
+        # One trial: nothing selected, no deflation: the DSR is the PSR(0).
+        self.assertEqual(doc["expected_max_sharpe_annualized"], 0.0)
+        row = doc["deflated_sharpe"][0]
+        self.assertEqual(row["dsr"], row["psr"])
+        walk = doc["walk_forward"]
+        self.assertEqual([s["selection_undefined"] for s in walk["steps"]], [reason, reason])
+        self.assertIsNone(walk["efficiency"])
+        self.assertEqual(walk["efficiency_undefined"], reason)
+        self.assertIn("PBO undefined (one combination: nothing was selected)", p.stdout)
+        self.assertIn("The probability of backtest overfitting is undefined (one combination", p.stdout)
+        self.assertNotIn("most likely overfit", p.stdout)
+        self.assertNotIn("PBO 1.000", p.stdout)
+        self.assertIn("nothing selected at step 1, 2 (one combination: nothing was selected)", p.stdout)
+        # The stitched path is still the combination's own: replay takes the file as it is.
+        r = self.btforge("replay", "--strategy", "sma_cross", "--grid", self.path("one-grid.json"), *MARKET,
+                         "--walk-forward", self.path("one.validation.json"), "--trades", self.path("t.csv"),
+                         "--equity", self.path("e.csv"))
+        self.assertIn("walk-forward of", r.stdout)
+
+    def test_identical_combinations_rank_nothing(self):
+        # Stops of 40% and 50% are never hit here: the two combinations are the same run.
+        p = self.sweep("same", {"fast_period": 10, "slow_period": 40, "stop_pct": {"values": [0.4, 0.5]}},
+                       "--pbo", "--periods", "4", "--walk-forward", "anchored:2")
+        doc = self.validation("same")
+        self.assertIsNone(doc["pbo"]["pbo"])
+        self.assertEqual(doc["pbo"]["pbo_undefined"], "all combinations have identical period returns")
+        self.assertEqual(doc["sharpe_variance_annualized"], 0.0)
+        self.assertIsNone(doc["expected_max_sharpe_annualized"])
+        self.assertEqual(doc["expected_max_sharpe_undefined"], "zero variance of the trials' Sharpe ratios")
+        for row in doc["deflated_sharpe"]:
+            self.assertTrue(0.0 < row["psr"] < 1.0)  # each row's own PSR(0) is measured
+            self.assertIsNone(row["dsr"])
+            self.assertEqual(row["dsr_undefined"], "zero variance of the trials' Sharpe ratios")
+        self.assertEqual(doc["walk_forward"]["efficiency_undefined"], "every combination has the same in-sample score")
+        self.assertIn("expected maximum by luck undefined (zero variance of the trials' Sharpe ratios)", p.stdout)
+        self.assertIn("The best row's deflated Sharpe ratio is undefined (zero variance", p.stdout)
+        self.assertNotIn("most likely overfit", p.stdout)
+
+    def test_combinations_that_never_trade_have_no_psr(self):
+        # A slow SMA longer than the market: never defined, never a trade, equity flat.
+        p = self.sweep("idle", {"fast_period": {"values": [5, 10]}, "slow_period": 2000}, "--periods", "4",
+                       market=["--synthetic-seed", "11", "--synthetic-bars", "1000"])
+        doc = self.validation("idle")
+        reason = "zero variance of its bar returns (its equity never moved)"
+        self.assertEqual(len(doc["deflated_sharpe"]), 2)
+        for row in doc["deflated_sharpe"]:
+            self.assertEqual(row["sharpe_annualized"], 0.0)
+            self.assertIsNone(row["psr"])
+            self.assertEqual(row["psr_undefined"], reason)
+            self.assertIsNone(row["dsr"])
+            self.assertEqual(row["dsr_undefined"], reason)
+            self.assertIsNone(row["skewness"])
+        self.assertIn("id 0: PSR and DSR undefined (zero variance of its bar returns", p.stdout)
+        self.assertIn("The best row's deflated Sharpe ratio is undefined (zero variance of its bar returns", p.stdout)
+
+
+class ValidationFileTest(unittest.TestCase):
+    """Note [Reading a validation file]: replay --walk-forward refuses what
+    is not a sweep's walk-forward, by JSON pointer. Before: nlohmann's text,
+    a combination id of 1e300 replayed as 0, a period traded twice."""
+
+    setUp = ValidationTest.setUp
+    path = ValidationTest.path
+    btforge = ValidationTest.btforge
+
+    def test_refusals_name_the_json_pointer(self):
+        ValidationTest.sweep(self, "res", "--walk-forward", "rolling:2", "--periods", "4")
+        with open(self.path("res.validation.json")) as f:
+            good = json.load(f)
+        cases = [
+            (("walk_forward", "steps", 0, "parameters"), 5,
+             "/walk_forward/steps/0/parameters: expected an array, got a number"),
+            (("walk_forward", "steps", 0, "combination_id"), 1e300,
+             "/walk_forward/steps/0/combination_id: expected a whole number in 0..18446744073709551615, got 1e+300"),
+            (("walk_forward", "steps", 1, "out_of_sample_period"), 2,
+             "/walk_forward/steps/1/out_of_sample_period: the steps trade periods in increasing order; period 2 "
+             "follows period 2"),
+            (("periods",), 4.7, "/periods: expected a whole number in 1..16, got 4.7"),
+            (("period_spans", 0), [], "/period_spans/0: expected an object, got an array"),
+        ]
+        for keys, value, text in cases:
+            with self.subTest(text=text):
+                doc = json.loads(json.dumps(good))
+                at = doc
+                for key in keys[:-1]:
+                    at = at[key]
+                at[keys[-1]] = value
+                with open(self.path("bad.json"), "w") as f:
+                    json.dump(doc, f)
+                p = self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, *MARKET,
+                                 "--walk-forward", self.path("bad.json"), "--trades", self.path("x.csv"), expect=1)
+                self.assertIn(self.path("bad.json") + ": " + text, p.stderr)
+                self.assertNotIn("json.exception", p.stderr)
+                self.assertFalse(os.path.exists(self.path("x.csv")))
+
+
+# Note [Rows with few trades]: one week of the synthetic market, where the
+# best Sharpe ratios belong to rows of 2 to 5 trades.
+WEEK = ["--strategy", "sma_cross", "--from", "2024-06-01", "--to", "2024-06-08", "--threads", "2"]
+
+
+def group(row):
+    """A row's group in the ranking: enough trades, few trades, non-finite metrics."""
+    return 2 if row["valid"] != "true" else 0 if row["enough_trades"] == "true" else 1
+
+
+class MinTradesTest(unittest.TestCase):
+    setUp = ValidationTest.setUp
+    path = ValidationTest.path
+    btforge = ValidationTest.btforge
+
+    def sweep(self, name, *extra, expect=0):
+        return self.btforge("sweep", *WEEK, "-o", self.path(name), *extra, expect=expect)
+
+    def assert_ranked(self, rows, min_trades):
+        for row in rows:
+            self.assertEqual(row["enough_trades"] == "true", int(row["n_trades"]) >= min_trades)
+        keys = [(group(r), -float(r["sharpe"]) if r["valid"] == "true" else 0.0, int(r["combination_id"]))
+                for r in rows]
+        self.assertEqual(keys, sorted(keys))
+
+    def test_rows_with_few_trades_rank_after_the_others(self):
+        self.sweep("all", "--all-rows")
+        rows = read_csv(self.path("all.csv"))
+        self.assert_ranked(rows, 10)
+        self.assertGreaterEqual(int(rows[0]["n_trades"]), 10)  # before: 4 trades, the first with 10 ranked 18th
+        few = [r for r in rows if r["enough_trades"] == "false" and r["valid"] == "true"]
+        self.assertTrue(few and float(few[0]["sharpe"]) > float(rows[0]["sharpe"]))
+        # The kept top rows (TopN) are the spooled rows' first ones (Note [Rows spooled to disk]).
+        p = self.sweep("top", "--top", "30")
+        self.assertEqual(read_csv(self.path("top.csv")), rows[:30])
+        with open(self.path("top.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["min_trades"], 10)
+        self.assertEqual([r["enough_trades"] for r in doc["rows"]], [r["enough_trades"] == "true" for r in rows[:30]])
+        self.assertNotIn("enough_trades", p.stdout)  # the shown 20 rows all have enough
+        p = self.sweep("top", "--top", "30", "--min-trades", "20")
+        self.assertIn("rows with fewer than 20 trades (enough_trades NO) rank after the others", p.stdout)
+
+    def test_without_a_minimum_the_metric_alone_ranks(self):
+        self.sweep("plain", "--all-rows", "--min-trades", "0")
+        rows = read_csv(self.path("plain.csv"))
+        self.assert_ranked(rows, 0)
+        self.assertTrue(all(r["enough_trades"] == "true" for r in rows))
+        self.assertLess(int(rows[0]["n_trades"]), 10)
+
+    def test_every_backend_and_path_keeps_the_order(self):
+        self.sweep("cpu", "--min-trades", "5", "--top", "40", "--backend", "cpu")
+        self.sweep("emu", "--min-trades", "5", "--top", "40", "--backend", "emu")
+        self.assertEqual(read_csv(self.path("cpu.csv")), read_csv(self.path("emu.csv")))
+        self.assert_ranked(read_csv(self.path("cpu.csv")), 5)
+        # Shards carry the minimum in their identity; merged, they are one process.
+        for i in range(3):
+            self.sweep("s%d" % i, "--min-trades", "5", "--top", "40", "--shard", "%d/3" % i)
+        self.btforge("merge", self.path("s0.shard"), self.path("s1.shard"), self.path("s2.shard"),
+                     "-o", self.path("merged"))
+        with open(self.path("cpu.csv"), "rb") as a, open(self.path("merged.csv"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        self.sweep("other", "--min-trades", "6", "--top", "40", "--shard", "2/3")
+        p = self.btforge("merge", self.path("s0.shard"), self.path("s1.shard"), self.path("other.shard"),
+                         "-o", self.path("mixed"), expect=1)
+        self.assertIn("min_trades", p.stderr)
+
+    def test_rank_by_dsr_puts_rows_with_few_trades_after(self):
+        self.sweep("dsr", "--rank-by", "dsr", "--periods", "4", "--top", "60")
+        rows = read_csv(self.path("dsr.csv"))
+        groups = [group(r) for r in rows]
+        self.assertEqual(groups, sorted(groups))
+        self.assertIn(1, groups)
+        self.assertEqual(groups[0], 0)
+
+    def test_refusal(self):
+        p = self.sweep("refused", "--min-trades", "-1", expect=2)
+        self.assertIn("--min-trades must be 0 (no minimum) or more, got -1", p.stderr)
+        self.assertFalse(os.path.exists(self.path("refused.csv")))
 
 
 if __name__ == "__main__":

@@ -154,11 +154,16 @@ def pbo_histogram(result: "SweepResult") -> go.Figure:
     pbo: Optional[Dict[str, Any]] = result.pbo
     if pbo is None:
         raise ValueError("this sweep ran without pbo=True")
-    logits = np.asarray(pbo["logits"], dtype=float)
+    # Note [Uninformative splits]: their logits are null, left out here.
+    logits = np.asarray([np.nan if x is None else x for x in pbo["logits"]], dtype=float)
     finite = logits[np.isfinite(logits)]
     figure = go.Figure(go.Histogram(x=finite, nbinsx=60, marker_color="#4c78a8", name="splits"))
     figure.add_vline(x=0.0, line={"color": "#d62728", "dash": "dash"})
-    figure.update_layout(title=f"PBO {pbo['pbo']:.3f}: logit of the winner's out-of-sample rank "
-                               f"({pbo['splits']} splits)",
+    # Note [Undefined statistics]: null with the reason beside it.
+    value = (f"PBO {pbo['pbo']:.3f}" if isinstance(pbo.get("pbo"), (int, float))
+             else f"PBO undefined ({pbo.get('pbo_undefined', 'no value')})")
+    informative = pbo.get("informative_splits", pbo["splits"])
+    splits = f"{pbo['splits']} splits" if informative == pbo["splits"] else f"{informative} of {pbo['splits']} splits"
+    figure.update_layout(title=f"{value}: logit of the winner's out-of-sample rank ({splits})",
                          xaxis_title="logit (below 0: under the out-of-sample median)", yaxis_title="splits")
     return figure

@@ -47,6 +47,7 @@ th { background: #f6f6f6; } td.text, th.text { text-align: left; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 0.9em; }
 dt { font-weight: 600; } dd { margin: 0; }
 .verdict { background: #fff8e1; border-left: 4px solid #f0b400; padding: 0.8em 1em; }
+.undefined { background: #fdecea; border-left: 4px solid #d62728; padding: 0.2em 1em; font-size: 0.9em; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }
 .chart { margin: 1em 0; }
 #btforge-report-status { color: #888; font-size: 0.8em; }
@@ -105,8 +106,9 @@ def _table_html(result: SweepResult, rows: int) -> str:
     table = result.table.head(rows)
     columns = ["rank", "combination_id"] + [p for p in result.varied_parameters if p in table.columns]
     columns += [m for m in _TABLE_METRICS if m in table.columns]
-    if "valid" in table.columns and not table["valid"].all():
-        columns.append("valid")
+    for marking in ("valid", "enough_trades"):  # Note [Rows with few trades]
+        if marking in table.columns and not table[marking].all():
+            columns.append(marking)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
     for _, row in table.iterrows():
@@ -161,19 +163,55 @@ def _assumptions_html(summary: Dict[str, Any]) -> str:
     return f"<dl>{items}</dl>"
 
 
+def _number(value: Any, digits: str = ".4g") -> str:
+    """A number of the validation JSON, or "undefined" for its null (Note [Undefined statistics])."""
+    return format(value, digits) if isinstance(value, (int, float)) else "undefined"
+
+
+def undefined_statistics(validation: Dict[str, Any]) -> List[Tuple[str, str]]:
+    """Every statistic of a validation JSON that is undefined, as (JSON path,
+    reason): the ``<name>_undefined`` members beside the nulls (Note
+    [Undefined statistics], docs/VALIDATION.md)."""
+    found: List[Tuple[str, str]] = []
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key.endswith("_undefined") and isinstance(item, str):
+                    found.append((f"{path}/{key[:-len('_undefined')]}", item))
+                else:
+                    walk(item, f"{path}/{key}")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{path}/{index}")
+
+    walk(validation, "")
+    return found
+
+
+def _undefined_html(validation: Dict[str, Any]) -> str:
+    found = undefined_statistics(validation)
+    if not found:
+        return ""
+    items = "".join(f"<li><code>{html.escape(path)}</code>: {html.escape(reason)}</li>" for path, reason in found)
+    return f'<div class="undefined"><p>Undefined, and why:</p><ul>{items}</ul></div>'
+
+
 def _deflated_html(validation: Dict[str, Any]) -> str:
     rows = validation.get("deflated_sharpe") or []
     if not rows:
         return ""
     head = "<tr><th>id</th><th>sharpe (annualized)</th><th>skewness</th><th>kurtosis</th><th>PSR(0)</th><th>DSR</th></tr>"
     body = "".join(
-        f"<tr><td>{r['combination_id']}</td><td>{r.get('sharpe_annualized', float('nan')):.4g}</td>"
-        f"<td>{r.get('skewness', float('nan')):.4g}</td><td>{r.get('kurtosis', float('nan')):.4g}</td>"
-        f"<td>{r.get('psr', float('nan')):.4g}</td><td>{r.get('dsr', float('nan')):.4g}</td></tr>"
+        f"<tr><td>{r['combination_id']}</td><td>{_number(r.get('sharpe_annualized'))}</td>"
+        f"<td>{_number(r.get('skewness'))}</td><td>{_number(r.get('kurtosis'))}</td>"
+        f"<td>{_number(r.get('psr'))}</td><td>{_number(r.get('dsr'))}</td></tr>"
         for r in rows)
+    expected = validation.get("expected_max_sharpe_annualized")
+    luck = (_number(expected, ".3f") + ", annualized" if isinstance(expected, (int, float))
+            else "undefined: " + html.escape(str(validation.get("expected_max_sharpe_undefined", ""))))
     return (f"<p>Deflated Sharpe ratio of the top rows against {validation.get('trials')} trials "
-            f"(expected maximum Sharpe ratio by luck: {validation.get('expected_max_sharpe_annualized', 0):.3f}, "
-            f"annualized):</p><table>{head}{body}</table>")
+            f"(expected maximum Sharpe ratio by luck: {luck}):</p><table>{head}{body}</table>")
 
 
 def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay: bool = True, rows: int = 20,
@@ -192,8 +230,10 @@ def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay:
         return _figure_html(figure, f"btforge-chart-{charts}")
 
     sections.append(_synthetic_banner(summary) + "<h2>Assumptions</h2>" + _assumptions_html(summary))
+    min_trades = summary.get("min_trades")
     sections.append(f"<h2>Ranked rows</h2><p>The best {min(rows, len(result.table))} of "
                     f"{summary.get('combinations')} combinations by {html.escape(str(summary.get('rank_by')))}"
+                    f"{'; rows with fewer than ' + str(min_trades) + ' trades (enough_trades false) rank after the others' if min_trades else ''}"
                     f"{' (' + str(summary.get('invalid_rows')) + ' rows with non-finite metrics rank last)' if summary.get('invalid_rows') else ''}"
                     f".</p>" + _table_html(result, rows))
 
@@ -202,9 +242,10 @@ def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay:
         part = "<h2>Out-of-sample evidence</h2>"
         if validation.get("verdict"):
             part += f'<p class="verdict">{html.escape(validation["verdict"])}</p>'
+        part += _undefined_html(validation)
         if result.walk_forward is not None:
             part += chart(plots.walk_forward(result))
-        if result.pbo is not None:
+        if result.pbo is not None and result.pbo.get("pbo") is not None:  # undefined: said above
             part += chart(plots.pbo_histogram(result))
         part += _deflated_html(validation)
         sections.append(part)

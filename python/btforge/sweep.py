@@ -47,8 +47,8 @@ class SweepResult:
     """A finished sweep: the ranked rows and what ran.
 
     ``table`` holds the rows of ``btforge sweep``'s CSV, best first, column for
-    column (rank, combination_id, valid, every parameter, every metric of
-    SPEC §7); ``summary`` is its JSON without the rows (strategy, market,
+    column (rank, combination_id, valid, enough_trades, every parameter, every
+    metric of SPEC §7); ``summary`` is its JSON without the rows (strategy, market,
     window, funding, account, backend, cells and seconds).
     """
 
@@ -149,6 +149,7 @@ def sweep(
     params: Optional[Sequence[str]] = None,
     backend: str = "auto",
     rank_by: str = "sharpe",
+    min_trades: Optional[int] = None,
     top: int = 20,
     all_rows: bool = False,
     threads: int = 0,
@@ -180,6 +181,9 @@ def sweep(
     backend: auto (cuda when a GPU and its kernels are usable), cpu, emu, cuda.
     rank_by: a metric of SPEC §7 or ``dsr``; ``top`` rows are kept
         (``all_rows`` keeps every row).
+    min_trades: rows with fewer round trips are marked (``enough_trades``
+        False) and ranked after the others (``--min-trades``; None: the
+        command line's default, 10; 0: no minimum).
     periods, pbo, walk_forward: out-of-sample evidence (docs/VALIDATION.md):
         ``walk_forward="rolling:4"``, ``pbo=True``.
     start, end: the window ``start <= time < end`` (``--from``/``--to``).
@@ -202,6 +206,8 @@ def sweep(
         "pbo": bool(pbo), "pbo_backend": pbo_backend, "device": int(device), "kernel_variant": kernel_variant,
         "jit": bool(jit),
     })
+    if min_trades is not None:
+        options["min_trades"] = int(min_trades)
     if periods is not None:
         options["periods"] = int(periods)
     if walk_forward is not None:

@@ -41,6 +41,7 @@ public:
         read.read_run(request, market ? market->loaded : nullptr);
         request.backend = read.backend();
         request.rank_by = read.text("rank_by", request.rank_by);
+        request.min_trades = static_cast<int>(read.integer("min_trades", request.min_trades));
         request.top_n = read.integer("top", request.top_n);
         request.threads = static_cast<int>(read.integer("threads", request.threads));
         request.all_rows = read.flag("all_rows", false);
@@ -125,15 +126,15 @@ private:
 };
 
 // The rows as the CSV has them (write_results_csv): rank, combination_id,
-// valid, every parameter (int64, float64 or bool by its type), every metric
-// (int64 when integral), best first.
+// valid, enough_trades, every parameter (int64, float64 or bool by its
+// type), every metric (int64 when integral), best first.
 nb::dict row_columns(const SweepRun& run) {
     const StrategySpec& spec = run.strategy.spec;
     const CombinationSpace& space = *run.space;
     const RankedRows& ranked = run.ranked();
     const auto n = static_cast<std::size_t>(ranked.size());
     std::vector<std::int64_t> rank(n), id(n);
-    std::vector<bool> valid(n);
+    std::vector<bool> valid(n), enough_trades(n);
     std::vector<std::vector<double>> values(spec.parameters.size(), std::vector<double>(n));
     const auto metrics = metric_columns();
     std::vector<std::vector<double>> metric_values(metrics.size(), std::vector<double>(n));
@@ -143,6 +144,7 @@ nb::dict row_columns(const SweepRun& run) {
         rank[r] = static_cast<std::int64_t>(r + 1);
         id[r] = static_cast<std::int64_t>(row.combination_id);
         valid[r] = metrics_are_finite(row.metrics);
+        enough_trades[r] = has_enough_trades(row.metrics, run.summary.min_trades);
         space.decode(row.combination_id, decoded);
         for (std::size_t p = 0; p < decoded.size(); ++p) values[p][r] = decoded[p];
         for (std::size_t m = 0; m < metrics.size(); ++m) metric_values[m][r] = metrics[m].read(row.metrics);
@@ -162,6 +164,8 @@ nb::dict row_columns(const SweepRun& run) {
     columns["combination_id"] = array_of(std::move(id));
     std::vector<std::uint8_t> valid_bytes(valid.begin(), valid.end());
     columns["valid"] = array_of(std::move(valid_bytes));
+    std::vector<std::uint8_t> enough_trades_bytes(enough_trades.begin(), enough_trades.end());
+    columns["enough_trades"] = array_of(std::move(enough_trades_bytes));
     for (std::size_t p = 0; p < spec.parameters.size(); ++p) {
         const ParameterSpec& parameter = spec.parameters[p];
         if (parameter.type == ParameterType::Int) {
@@ -202,6 +206,7 @@ nb::dict SweepTask::result() {
     out["columns"] = row_columns(run);
     nb::list boolean_columns;
     boolean_columns.append("valid");
+    boolean_columns.append("enough_trades");
     for (const ParameterSpec& p : spec.parameters) {
         if (p.type == ParameterType::Bool) boolean_columns.append(p.name);
     }
@@ -213,7 +218,7 @@ nb::dict SweepTask::result() {
     write_results_json(json, run.summary, spec, space, RowsInMemory(no_rows));
     out["summary_json"] = json.str();
     out["header"] = run.header;
-    out["table"] = format_ranked_table(spec, space, run.outcome.top, *checked_.metric,
+    out["table"] = format_ranked_table(spec, space, run.outcome.top, checked_.rank_order(),
                                        static_cast<std::size_t>(checked_.request.top_n));
     if (run.validation) {
         std::ostringstream validation;

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import btforge
+import btforge.report
 
 
 def chromium() -> str:
@@ -58,6 +59,27 @@ def test_report_of_cli_result_files(run_cli, tmp_path, artifacts):
     charts, drawn, errors, text = render(tmp_path / "r.html", artifacts / "report-cli.png")
     # PBO, heatmap, two stability plots, the replay (replayed from the JSON's inputs)
     assert (charts, drawn, errors) == (5, 5, 0), text
+
+
+def test_report_says_what_is_undefined(run_cli, tmp_path, artifacts):
+    """Note [Undefined statistics]: one combination has no PBO (it was "PBO 1.00 ... most likely overfit");
+    the report says why instead of a number, and draws what is defined."""
+    run_cli("sweep", "--synthetic-bars", "3000", "--param", "ema_fast=12", "--pbo", "--periods", "4",
+            "--walk-forward", "rolling:2", "--threads", "2", "--backend", "cpu", "-o", "one")
+    done = subprocess.run([sys.executable, "-m", "btforge.report", "one.json", "-o", "one.html", "--no-replay"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    charts, drawn, errors, text = render(tmp_path / "one.html", artifacts / "report-undefined.png")
+    assert (charts, drawn, errors) == (1, 1, 0), text  # the walk-forward; no PBO histogram
+    page = open(tmp_path / "one.html", encoding="utf-8").read()
+    assert "Undefined, and why" in page
+    assert "<code>/pbo/pbo</code>: one combination: nothing was selected" in page
+    assert "<code>/walk_forward/efficiency</code>: one combination: nothing was selected" in page
+    assert "most likely overfit" not in page
+    result = btforge.report.load_result(str(tmp_path / "one.json"))
+    assert result.pbo["pbo"] is None and result.pbo["pbo_undefined"] == "one combination: nothing was selected"
+    assert ("/pbo/pbo", "one combination: nothing was selected") in btforge.report.undefined_statistics(
+        result.validation)
 
 
 def test_a_broken_chart_is_caught(tmp_path):

@@ -63,6 +63,29 @@ def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
     assert 0.0 <= result.pbo["pbo"] <= 1.0 and result.verdict
 
 
+def test_min_trades_equals_the_cli(run_cli, tmp_path):
+    """Note [Rows with few trades]: min_trades is --min-trades; rows with fewer
+    trades are marked and rank after the others (here 71 trades ranked 7th)."""
+    market = btforge.Market.synthetic(bars=BARS)
+    result = btforge.sweep(market, params=PARAMS, min_trades=100, all_rows=True, threads=2, backend="cpu",
+                           progress=False)
+    run_cli("sweep", *SYNTH, *cli_params(), "--min-trades", "100", "--all-rows", "--threads", "2", "--backend",
+            "cpu", "-o", "r")
+    pd.testing.assert_frame_equal(result.table, cli_table(tmp_path / "r.csv", result), check_exact=True)
+    assert result.summary["min_trades"] == 100
+    enough = result.table["enough_trades"]
+    assert enough.dtype == bool
+    assert (enough == (result.table["n_trades"] >= 100)).all()
+    assert enough.any() and not enough.all()
+    first_few = int(np.argmin(enough.to_numpy()))
+    assert enough.iloc[:first_few].all() and not enough.iloc[first_few:].any()
+    plain = btforge.sweep(market, params=PARAMS, min_trades=0, all_rows=True, threads=2, backend="cpu",
+                          progress=False)
+    assert plain.table["enough_trades"].all()
+    assert list(plain.table["sharpe"]) == sorted(plain.table["sharpe"], reverse=True)
+    assert list(plain.table["combination_id"]) != list(result.table["combination_id"])
+
+
 def test_grid_dict_equals_the_grid_file(tmp_path):
     grid = {"ema_fast": [8, 12], "sl_atr": {"range": {"start": 1.5, "stop": 3, "step": 0.5}}}
     document = {"strategy": "default", "parameters": {"ema_fast": {"values": [8, 12]},

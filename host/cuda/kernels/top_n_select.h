@@ -16,8 +16,10 @@
 // depend on scheduling either.
 //
 // Note [Rank keys]
-// ranks_before (host/engine/top_n.h) as an unsigned comparison: the metric,
-// read as a double (an int field converted exactly), becomes a 64-bit key
+// ranks_before (host/engine/top_n.h) as unsigned comparisons. First the
+// row's group, rank_tier (Note [Rows with few trades]: enough trades, few
+// trades, non-finite metrics), the same function the host calls; then the
+// metric, read as a double (an int field converted exactly), as a 64-bit key
 // whose ascending order is the better-first order, NaN last:
 //   - every NaN -> all ones (NaNs tie with each other, larger than any number);
 //   - -0.0 -> +0.0 (ranks_before compares with ==, so they tie);
@@ -25,14 +27,17 @@
 //     positive: sign bit set), then flipped again when higher is better.
 // The largest non-NaN key is 0xFFF0000000000000 (+inf, or -inf when higher
 // is better), so NaN stays strictly last. A row with non-finite metrics
-// (Note [Rows with non-finite metrics]) gets the NaN key whatever its ranked
-// value, as ranks_before puts it after every valid row, and is counted. Equal keys fall back to the
-// combination id, then to the row's slot in the tile, which is unique: the
-// order is total even for padding and repeated ids.
+// (Note [Rows with non-finite metrics]) is in the last group and gets the
+// NaN key whatever its ranked value, so that such rows tie up to their ids
+// as ranks_before has them, and is counted. Equal (group, key) fall back to
+// the combination id, then to the row's slot in the tile, which is unique:
+// the order is total even for padding (last group, NaN key, the largest id
+// and slot) and repeated ids.
 
 #include <cstring>  // the host pass of top_n_double_bits, nvcc's included
 
 #include "generated/btforge_layout.h"
+#include "host/engine/rank_tier.h"
 #include "reference/metrics/metrics.h"
 
 #ifdef __CUDACC__
@@ -59,10 +64,12 @@ struct TopNSelectLaunch {
     int metric_integral;            // 1: the field is an int, 0: a double
     int higher_is_better;
     unsigned keep;                  // min(N, kTopNTile), at least 1
+    int min_trades;                 // Note [Rows with few trades]
     unsigned long long* invalid_rows;  // += the chunk's rows with non-finite metrics (may be null)
 };
 
 struct TopNSelectShared {
+    unsigned char tier[kTopNTile];  // RankTier
     unsigned long long key[kTopNTile];
     unsigned long long id[kTopNTile];
     unsigned slot[kTopNTile];
@@ -102,9 +109,19 @@ BTFORGE_TOP_N_HD inline unsigned long long top_n_row_key(const Metrics& row, uns
     return top_n_rank_key(top_n_read_metric(row, offset, integral), higher_is_better);
 }
 
-// (key, id, slot) lexicographically: Note [Rank keys].
-BTFORGE_TOP_N_HD inline bool top_n_entry_before(unsigned long long key_a, unsigned long long id_a, unsigned slot_a,
-                                                unsigned long long key_b, unsigned long long id_b, unsigned slot_b) {
+// The row's group: Note [Rows with few trades].
+BTFORGE_TOP_N_HD inline unsigned char top_n_row_tier(const Metrics& row, int min_trades) {
+    return static_cast<unsigned char>(btforge::rank_tier(row, min_trades));
+}
+
+inline constexpr unsigned char kInvalidTier = static_cast<unsigned char>(btforge::RankTier::Invalid);
+
+// (tier, key, id, slot) lexicographically: Note [Rank keys].
+BTFORGE_TOP_N_HD inline bool top_n_entry_before(unsigned char tier_a, unsigned long long key_a,
+                                                unsigned long long id_a, unsigned slot_a, unsigned char tier_b,
+                                                unsigned long long key_b, unsigned long long id_b,
+                                                unsigned slot_b) {
+    if (tier_a != tier_b) return tier_a < tier_b;
     if (key_a != key_b) return key_a < key_b;
     if (id_a != id_b) return id_a < id_b;
     return slot_a < slot_b;
@@ -123,12 +140,14 @@ BTFORGE_TOP_N_HD inline void top_n_load(const TopNSelectLaunch& launch, TopNSele
     for (unsigned e = t; e < kTopNTile; e += kTopNThreads) {
         const unsigned long long row = begin + e;
         if (row < launch.count) {
+            s.tier[e] = top_n_row_tier(launch.rows[row], launch.min_trades);
             s.key[e] = top_n_row_key(launch.rows[row], launch.metric_offset, launch.metric_integral != 0,
                                      launch.higher_is_better != 0);
-            invalid += s.key[e] == kNanRankKey ? 1 : 0;
+            invalid += s.tier[e] == kInvalidTier ? 1 : 0;
             s.id[e] = launch.ids[row];
             s.slot[e] = e;
         } else {
+            s.tier[e] = kInvalidTier;
             s.key[e] = kNanRankKey;
             s.id[e] = ~0ull;
             s.slot[e] = kPaddingSlot;
@@ -149,14 +168,18 @@ BTFORGE_TOP_N_HD inline void top_n_sort_step(TopNSelectShared& s, unsigned k, un
     const unsigned i = 2 * j * (t / j) + t % j;
     const unsigned l = i + j;
     const bool ascending = (i & k) == 0;
-    const bool l_first = top_n_entry_before(s.key[l], s.id[l], s.slot[l], s.key[i], s.id[i], s.slot[i]);
+    const bool l_first =
+        top_n_entry_before(s.tier[l], s.key[l], s.id[l], s.slot[l], s.tier[i], s.key[i], s.id[i], s.slot[i]);
     if (l_first == ascending) {
+        const unsigned char tier = s.tier[i];
         const unsigned long long key = s.key[i];
         const unsigned long long id = s.id[i];
         const unsigned slot = s.slot[i];
+        s.tier[i] = s.tier[l];
         s.key[i] = s.key[l];
         s.id[i] = s.id[l];
         s.slot[i] = s.slot[l];
+        s.tier[l] = tier;
         s.key[l] = key;
         s.id[l] = id;
         s.slot[l] = slot;

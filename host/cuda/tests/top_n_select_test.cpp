@@ -87,9 +87,13 @@ Chunk random_chunk(std::mt19937_64& rng, std::size_t count) {
 
 bool same_bits(const Metrics& a, const Metrics& b) { return std::memcmp(&a, &b, sizeof(Metrics)) == 0; }
 
+// n_trades is -1..3 in random_row: a minimum of 2 puts rows in every group
+// of Note [Rows with few trades].
+constexpr int kMinTrades = 2;
+
 // The top N through the emulated kernel, then the host TopN.
-std::vector<ResultRow> device_path(const Chunk& chunk, const MetricColumn& column, std::size_t top_n) {
-    device::TopNSelectLaunch launch = top_n_select_launch(column, top_n, chunk.ids.size());
+std::vector<ResultRow> device_path(const Chunk& chunk, const RankOrder& order, std::size_t top_n) {
+    device::TopNSelectLaunch launch = top_n_select_launch(order, top_n, chunk.ids.size());
     const std::size_t outputs = static_cast<std::size_t>(device::top_n_blocks(launch.count)) * launch.keep;
     std::vector<unsigned long long> out_ids(outputs);
     std::vector<device::Metrics> out_rows(outputs);
@@ -104,39 +108,61 @@ std::vector<ResultRow> device_path(const Chunk& chunk, const MetricColumn& colum
     std::uint64_t expected_invalid = 0;
     for (const device::Metrics& row : chunk.rows) expected_invalid += metrics_are_finite(to_host(row)) ? 0 : 1;
     CHECK(invalid == expected_invalid);
-    TopN top(column, top_n);
+    TopN top(order, top_n);
     offer_block_winners(out_ids.data(), out_rows.data(), launch.count, launch.keep, top);
     return top.sorted();
 }
 
 // Every row offered on the host, as the CUDA sweep did before.
-std::vector<ResultRow> host_path(const Chunk& chunk, const MetricColumn& column, std::size_t top_n) {
-    TopN top(column, top_n);
+std::vector<ResultRow> host_path(const Chunk& chunk, const RankOrder& order, std::size_t top_n) {
+    TopN top(order, top_n);
     for (std::size_t i = 0; i < chunk.ids.size(); ++i) top.offer(ResultRow{chunk.ids[i], to_host(chunk.rows[i])});
     return top.sorted();
 }
 
-TEST_CASE("the rank key order is ranks_before's, for every metric") {
+TEST_CASE("the rank key order is ranks_before's, for every metric and minimum of trades") {
     std::mt19937_64 rng(7);
     std::vector<device::Metrics> rows;
     for (int i = 0; i < 120; ++i) rows.push_back(random_row(rng));
     for (const MetricColumn& column : metric_columns()) {
-        CAPTURE(column.name);
-        const DeviceMetricField field = device_metric_field(column);
-        for (std::size_t a = 0; a < rows.size(); ++a) {
-            for (std::size_t b = 0; b < rows.size(); ++b) {
-                // Few ids so that equal ids also occur.
-                const ResultRow ra{a % 17, to_host(rows[a])};
-                const ResultRow rb{b % 17, to_host(rows[b])};
-                const auto key = [&](const device::Metrics& m) {
-                    return device::top_n_row_key(m, field.offset, field.integral, column.higher_is_better);
-                };
-                const bool device_before = device::top_n_entry_before(key(rows[a]), ra.combination_id, 0,
-                                                                      key(rows[b]), rb.combination_id, 0);
-                CHECK(device_before == ranks_before(column, ra, rb));
+        for (int min_trades : {0, kMinTrades, 4}) {
+            CAPTURE(column.name);
+            CAPTURE(min_trades);
+            const RankOrder order{&column, min_trades};
+            const DeviceMetricField field = device_metric_field(column);
+            for (std::size_t a = 0; a < rows.size(); ++a) {
+                for (std::size_t b = 0; b < rows.size(); ++b) {
+                    // Few ids so that equal ids also occur.
+                    const ResultRow ra{a % 17, to_host(rows[a])};
+                    const ResultRow rb{b % 17, to_host(rows[b])};
+                    const auto key = [&](const device::Metrics& m) {
+                        return device::top_n_row_key(m, field.offset, field.integral, column.higher_is_better);
+                    };
+                    const bool device_before = device::top_n_entry_before(
+                        device::top_n_row_tier(rows[a], min_trades), key(rows[a]), ra.combination_id, 0,
+                        device::top_n_row_tier(rows[b], min_trades), key(rows[b]), rb.combination_id, 0);
+                    CHECK(device_before == ranks_before(order, ra, rb));
+                }
             }
         }
     }
+}
+
+TEST_CASE("a row's group on the device is the host's: few trades after the others, invalid last") {
+    std::mt19937_64 rng(13);
+    int groups[3] = {0, 0, 0};
+    for (int i = 0; i < 2000; ++i) {
+        const device::Metrics row = random_row(rng);
+        const unsigned char tier = device::top_n_row_tier(row, kMinTrades);
+        const RankKey host = rank_key(RankOrder{find_metric_column("sharpe"), kMinTrades}, ResultRow{0, to_host(row)});
+        CHECK(tier == static_cast<unsigned char>(host.tier));
+        CHECK((tier == device::kInvalidTier) == !metrics_are_finite(to_host(row)));
+        CHECK((tier == static_cast<unsigned char>(RankTier::FewTrades)) ==
+              (metrics_are_finite(to_host(row)) && row.n_trades < kMinTrades));
+        ++groups[tier];
+    }
+    // The sample holds every group.
+    for (int count : groups) CHECK(count > 300);
 }
 
 TEST_CASE("a row gets the NaN key exactly when its metrics are not all finite") {
@@ -229,8 +255,9 @@ TEST_CASE("the emulated selection kernel gives the host's top N, bit for bit") {
                 CAPTURE(count);
                 CAPTURE(column.name);
                 CAPTURE(top_n);
-                const std::vector<ResultRow> expected = host_path(chunk, column, top_n);
-                const std::vector<ResultRow> actual = device_path(chunk, column, top_n);
+                const RankOrder order{&column, kMinTrades};
+                const std::vector<ResultRow> expected = host_path(chunk, order, top_n);
+                const std::vector<ResultRow> actual = device_path(chunk, order, top_n);
                 REQUIRE(actual.size() == expected.size());
                 for (std::size_t i = 0; i < expected.size(); ++i) {
                     CHECK(actual[i].combination_id == expected[i].combination_id);
@@ -245,8 +272,8 @@ TEST_CASE("a block's winners come out in ranks_before order") {
     // The bitonic network sorts the whole tile, not only its head.
     std::mt19937_64 rng(3);
     const Chunk chunk = random_chunk(rng, device::kTopNTile);
-    const MetricColumn& column = *find_metric_column("sharpe");
-    device::TopNSelectLaunch launch = top_n_select_launch(column, device::kTopNTile - 1, chunk.ids.size());
+    const RankOrder order{find_metric_column("sharpe"), kMinTrades};
+    device::TopNSelectLaunch launch = top_n_select_launch(order, device::kTopNTile - 1, chunk.ids.size());
     std::vector<unsigned long long> out_ids(launch.keep);
     std::vector<device::Metrics> out_rows(launch.keep);
     launch.rows = chunk.rows.data();
@@ -254,7 +281,7 @@ TEST_CASE("a block's winners come out in ranks_before order") {
     launch.out_ids = out_ids.data();
     launch.out_rows = out_rows.data();
     top_n_select_on_host(launch);
-    const std::vector<ResultRow> expected = host_path(chunk, column, launch.keep);
+    const std::vector<ResultRow> expected = host_path(chunk, order, launch.keep);
     REQUIRE(expected.size() == launch.keep);
     for (std::size_t i = 0; i < expected.size(); ++i) {
         CHECK(out_ids[i] == expected[i].combination_id);

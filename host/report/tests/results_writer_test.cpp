@@ -32,13 +32,16 @@ constexpr const char* kGrid = R"({"strategy": "sma_cross", "parameters": {
     "stop_pct": {"log_range": {"start": 0.01, "stop": 0.1, "num": 3}},
     "allow_short": {"values": [false, true]}}})";
 
-ResultRow row(std::uint64_t id, double sharpe) {
+ResultRow row(std::uint64_t id, double sharpe, int trades = 20) {
     ResultRow r{};
     r.combination_id = id;
     r.metrics.sharpe = sharpe;
     r.metrics.final_equity = 10000.0;
+    r.metrics.n_trades = trades;
     return r;
 }
+
+const RankOrder kSharpe{find_metric_column("sharpe"), 10};
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
@@ -49,36 +52,41 @@ std::vector<std::string> lines(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("every row says whether it is valid, in the CSV, the JSON and the summary") {
+TEST_CASE("every row says whether it is valid and has enough trades, in the CSV, the JSON and the summary") {
     const StrategySpec spec = sma_spec();
     const Grid grid = parse_grid(kGrid, "grid", spec);
     const CombinationSpace space(spec, grid);
     ResultRow broken = row(3, 1.0);
     broken.metrics.final_equity = std::numeric_limits<double>::quiet_NaN();
-    const std::vector<ResultRow> rows = {row(1, 2.0), broken};
+    const std::vector<ResultRow> rows = {row(1, 2.0), row(4, 3.0, 9), broken};
     const RowsInMemory ranked(rows);
 
     std::ostringstream csv;
-    write_results_csv(csv, spec, space, ranked);
+    write_results_csv(csv, spec, space, ranked, 10);
     const std::vector<std::string> csv_lines = lines(csv.str());
-    REQUIRE(csv_lines.size() == 3);
-    CHECK(csv_lines[0].rfind("rank,combination_id,valid,fast_period,", 0) == 0);
-    CHECK(csv_lines[1].rfind("1,1,true,", 0) == 0);
-    CHECK(csv_lines[2].rfind("2,3,false,", 0) == 0);
-    CHECK(csv_lines[2].find(",nan,") != std::string::npos);
+    REQUIRE(csv_lines.size() == 4);
+    CHECK(csv_lines[0].rfind("rank,combination_id,valid,enough_trades,fast_period,", 0) == 0);
+    CHECK(csv_lines[1].rfind("1,1,true,true,", 0) == 0);
+    CHECK(csv_lines[2].rfind("2,4,true,false,", 0) == 0);  // Note [Rows with few trades]
+    CHECK(csv_lines[3].rfind("3,3,false,true,", 0) == 0);
+    CHECK(csv_lines[3].find(",nan,") != std::string::npos);
 
     RunSummary summary;
     summary.combinations = 18;
     summary.invalid_rows = 1;
+    summary.min_trades = 10;
     std::ostringstream json;
     write_results_json(json, summary, spec, space, ranked);
     const nlohmann::json doc = nlohmann::json::parse(json.str());  // streamed, still one JSON document
     CHECK(doc["invalid_rows"] == 1);
-    CHECK(doc["rows"].size() == 2);
+    CHECK(doc["min_trades"] == 10);
+    REQUIRE(doc["rows"].size() == 3);
     CHECK(doc["rows"][0]["valid"] == true);
-    CHECK(doc["rows"][1]["valid"] == false);
-    CHECK(doc["rows"][1]["metrics"]["final_equity"] == "nan");
-    CHECK(doc["rows"][1]["parameters"]["allow_short"] == true);
+    CHECK(doc["rows"][0]["enough_trades"] == true);
+    CHECK(doc["rows"][1]["enough_trades"] == false);
+    CHECK(doc["rows"][2]["valid"] == false);
+    CHECK(doc["rows"][2]["metrics"]["final_equity"] == "nan");
+    CHECK(doc["rows"][2]["parameters"]["allow_short"] == true);
 }
 
 TEST_CASE("an empty ranking is still a JSON document") {
@@ -103,7 +111,7 @@ TEST_CASE("the ranked table shows every parameter the grid varies, at 6 signific
             rows.push_back(row(id, 1.0 / 3.0));
     }
     REQUIRE(rows.size() == 3);
-    const std::string table = format_ranked_table(spec, space, rows, *find_metric_column("sharpe"), 10);
+    const std::string table = format_ranked_table(spec, space, rows, kSharpe, 10);
     const std::string header = lines(table).front();
     for (const char* varied : {"fast_period", "stop_pct", "allow_short"}) CHECK(header.find(varied) != std::string::npos);
     CHECK(header.find("slow_period") == std::string::npos);  // one value: not a column
@@ -115,20 +123,28 @@ TEST_CASE("the ranked table shows every parameter the grid varies, at 6 signific
     ResultRow broken = row(0, 5.0);
     broken.metrics.sortino = std::numeric_limits<double>::infinity();
     const std::string marked =
-        format_ranked_table(spec, space, {rows[0], broken}, *find_metric_column("sharpe"), 10);
+        format_ranked_table(spec, space, {rows[0], broken}, kSharpe, 10);
     CHECK(lines(marked).front().find("valid") != std::string::npos);
     CHECK(lines(marked).back().find("NO") != std::string::npos);
+    CHECK(header.find("enough_trades") == std::string::npos);  // every shown row has enough
+
+    // Note [Rows with few trades]: a column and a line that says what it means.
+    const std::string few = format_ranked_table(spec, space, {rows[0], row(2, 0.1, 3)}, kSharpe, 10);
+    const std::vector<std::string> few_lines = lines(few);
+    CHECK(few_lines.front().find("enough_trades") != std::string::npos);
+    CHECK(few_lines[2].find("NO") != std::string::npos);
+    CHECK(few_lines.back().find("fewer than 10 trades") != std::string::npos);
 }
 
 TEST_CASE("the spool ranks every row exactly as TopN does, stored from several threads") {
     // Note [Rows spooled to disk]
-    const MetricColumn& sharpe = *find_metric_column("sharpe");
+    const RankOrder& sharpe = kSharpe;
     const std::uint64_t n = 20000;
     std::mt19937_64 rng(9);
     std::vector<ResultRow> rows(n);
     for (std::uint64_t i = 0; i < n; ++i) {
-        // Few distinct values (ties by id) and some invalid rows.
-        rows[i] = row((i * 7919) % n, static_cast<double>(rng() % 50) - 25.0);
+        // Few distinct values (ties by id), rows with few trades and some invalid rows.
+        rows[i] = row((i * 7919) % n, static_cast<double>(rng() % 50) - 25.0, static_cast<int>(rng() % 20));
         if (rng() % 10 == 0) rows[i].metrics.calmar = std::numeric_limits<double>::quiet_NaN();
     }
     RowSpool spool(std::filesystem::temp_directory_path(), n, sharpe);
@@ -160,13 +176,13 @@ TEST_CASE("the spool leaves no file behind") {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     {
-        RowSpool spool(dir, 10, *find_metric_column("sharpe"));
+        RowSpool spool(dir, 10, kSharpe);
         const ResultRow r = row(1, 1.0);
         for (std::uint64_t i = 0; i < 10; ++i) spool.store(i, std::span<const ResultRow>(&r, 1));
         CHECK(std::filesystem::is_empty(dir));  // unnamed while in use, too
     }
     CHECK(std::filesystem::is_empty(dir));
     std::filesystem::remove_all(dir);
-    CHECK_THROWS_WITH_AS(RowSpool("/proc/btforge-no-such-dir", 1, *find_metric_column("sharpe")),
+    CHECK_THROWS_WITH_AS(RowSpool("/proc/btforge-no-such-dir", 1, kSharpe),
                          doctest::Contains("cannot make the file that holds every row"), std::runtime_error);
 }

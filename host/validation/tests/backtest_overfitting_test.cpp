@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "host/validation/backtest_overfitting.h"
@@ -193,6 +194,88 @@ TEST_CASE("hand-worked: ties go to the smaller combination and count half out of
         CHECK(s.winner == 1);
         CHECK(s.relative_rank == 0.75);
     }
+}
+
+// Note [Uninformative splits], issue 29: one combination gave "PBO 1.00 ...
+// most likely overfit" (every split's ω is 1/2, λ = 0 <= 0), and so did
+// combinations with identical returns.
+TEST_CASE("degenerate: one combination leaves the PBO undefined, not 1") {
+    const std::vector<PeriodStatistics> one = {period_of({0.01, -0.02}), period_of({0.03, 0.01}),
+                                               period_of({-0.01, 0.02}), period_of({0.00, 0.01})};
+    const OverfittingReport r = probability_of_backtest_overfitting(one, 4, {});
+    REQUIRE(r.splits.size() == 6);
+    CHECK(r.informative_splits == 0);
+    REQUIRE(r.undefined != nullptr);
+    CHECK(std::string(r.undefined) == "one combination: nothing was selected");
+    CHECK(std::isnan(r.pbo));
+    CHECK(std::isnan(r.probability_of_loss));
+    CHECK(std::isnan(r.degradation_slope));
+    for (const OverfittingSplit& s : r.splits) CHECK_FALSE(s.informative);
+}
+
+TEST_CASE("degenerate: identical returns, and returns that differ only in scale") {
+    const std::vector<PeriodStatistics> row = {period_of({0.01, -0.02}), period_of({0.03, 0.01}),
+                                               period_of({-0.01, 0.02}), period_of({0.00, 0.01})};
+    std::vector<PeriodStatistics> same;
+    for (int n = 0; n < 3; ++n) same.insert(same.end(), row.begin(), row.end());
+    const OverfittingReport r = probability_of_backtest_overfitting(same, 4, {2});
+    CHECK(r.informative_splits == 0);
+    REQUIRE(r.undefined != nullptr);
+    CHECK(std::string(r.undefined) == "all combinations have identical period returns");
+    CHECK(std::isnan(r.pbo));
+    // Twice the position: other returns, the same Sharpe ratio in every union of periods.
+    std::vector<PeriodStatistics> scaled = row;
+    for (const PeriodStatistics& p : row) {
+        PeriodStatistics doubled = p;
+        doubled.return_sum *= 2.0;
+        doubled.return_sum_squares *= 4.0;
+        scaled.push_back(doubled);
+    }
+    const OverfittingReport s = probability_of_backtest_overfitting(scaled, 4, {});
+    CHECK(s.informative_splits == 0);
+    REQUIRE(s.undefined != nullptr);
+    CHECK(std::string(s.undefined).find("in every split, all combinations have the same Sharpe ratio") == 0);
+}
+
+// A and B are the same in periods 0 and 1 and differ in 2 and 3: the split
+// with in-sample {0, 1} selects nothing, the one with in-sample {2, 3} has
+// nothing to rank out of sample; the other four decide. A is better in
+// period 2, B in period 3, so each of those four splits' winner is below
+// the other out of sample or above it: PBO over 4 splits.
+TEST_CASE("degenerate splits are left out of the PBO, the others decide") {
+    const std::vector<PeriodStatistics> returns = {
+        period_of({0.01, -0.02}), period_of({0.03, 0.01}), period_of({0.02, 0.03}), period_of({-0.01, 0.00}),  // A
+        period_of({0.01, -0.02}), period_of({0.03, 0.01}), period_of({-0.02, 0.01}), period_of({0.02, 0.03}),  // B
+    };
+    const OverfittingReport r = probability_of_backtest_overfitting(returns, 4, {});
+    REQUIRE(r.splits.size() == 6);
+    CHECK(r.undefined == nullptr);
+    CHECK(r.informative_splits == 4);
+    for (const OverfittingSplit& s : r.splits) {
+        CAPTURE(s.in_sample_mask);
+        CHECK(s.informative == (s.in_sample_mask != 0b0011 && s.in_sample_mask != 0b1100));
+    }
+    double below = 0.0;
+    for (const OverfittingSplit& s : r.splits) below += s.informative && s.logit <= 0.0 ? 1.0 : 0.0;
+    CHECK(r.pbo == below / 4.0);
+}
+
+// Each split's winner has an in-sample Sharpe ratio of 3: one point, no
+// line. The slope used to be 0 and the intercept the mean out-of-sample Sharpe.
+TEST_CASE("degenerate: winners whose in-sample Sharpe ratios do not vary have no degradation line") {
+    const std::vector<PeriodStatistics> returns = {
+        period_of({0.02, 0.04}), period_of({0.00, 0.01}),  // A: Sharpe 3, then 1
+        period_of({0.00, 0.01}), period_of({0.02, 0.04}),  // B: Sharpe 1, then 3
+    };
+    const OverfittingReport r = probability_of_backtest_overfitting(returns, 2, {});
+    CHECK(r.undefined == nullptr);
+    CHECK(r.informative_splits == 2);
+    CHECK(r.pbo == 1.0);
+    CHECK(r.splits[0].in_sample_sharpe == r.splits[1].in_sample_sharpe);
+    REQUIRE(r.degradation_undefined != nullptr);
+    CHECK(std::string(r.degradation_undefined) == "the winners' in-sample Sharpe ratios do not vary");
+    CHECK(std::isnan(r.degradation_slope));
+    CHECK(std::isnan(r.degradation_intercept));
 }
 
 TEST_CASE("inputs that are not a CSCV are refused") {

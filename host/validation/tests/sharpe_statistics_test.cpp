@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "host/validation/sharpe_statistics.h"
@@ -70,6 +71,27 @@ TEST_CASE("PSR: the edge cases and the normal-returns form") {
     CHECK(expected_maximum_sharpe(1.0, 0.3) == 0.0);
     CHECK(expected_maximum_sharpe(10.0, 0.0) == 0.0);
     CHECK(expected_maximum_sharpe(1000.0, 1.0) > expected_maximum_sharpe(100.0, 1.0));
+}
+
+// Note [Undefined statistics], issue 29: a row that never traded had PSR
+// 0.5 from a variance of zero.
+TEST_CASE("PSR: undefined, with the reason, where the moments measure nothing") {
+    const std::vector<double> flat(100, 0.0);
+    const ReturnMoments none = moments_of_returns(flat);
+    REQUIRE(none.undefined != nullptr);
+    CHECK(std::string(none.undefined) == kNoVariance);
+    CHECK(none.sharpe == 0.0);
+    CHECK(std::isnan(probabilistic_sharpe_ratio(none, 0.0)));
+    CHECK(std::string(psr_undefined(none)) == kNoVariance);
+    const std::vector<double> broken = {0.01, std::numeric_limits<double>::infinity(), -0.01};
+    CHECK(std::string(psr_undefined(moments_of_returns(broken))) == kNotFiniteReturns);
+    CHECK(std::string(psr_undefined(ReturnMoments{0.1, 0.0, 3.0, 1})) == "fewer than two bar returns");
+    CHECK(std::string(psr_undefined(ReturnMoments{2.0, 5.0, 1.0, 100})).find("too skewed") != std::string::npos);
+    const ReturnMoments normal{0.1, 0.0, 3.0, 401};
+    CHECK(psr_undefined(normal) == nullptr);
+    CHECK(std::isnan(probabilistic_sharpe_ratio(normal, std::numeric_limits<double>::quiet_NaN())));
+    const std::vector<double> moving = {0.01, -0.02, 0.03, 0.0};
+    CHECK(moments_of_returns(moving).undefined == nullptr);
 }
 
 // The False Strategy Theorem's approximation against the mean maximum of N

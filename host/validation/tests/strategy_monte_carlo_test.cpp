@@ -95,7 +95,7 @@ Swept sweep(const Market& market) {
 
 DeflatedRow best_deflated(const Swept& s) {
     const std::vector<SweepRowRef> best =
-        rank_by_deflated_sharpe(s.periods, kPeriods, 1, [](std::uint64_t n) { return n; });
+        rank_by_deflated_sharpe(s.periods, kPeriods, 1, 0, [](std::uint64_t n) { return n; });
     return deflate_row(s.periods, kPeriods, sweep_trials(s.periods, kPeriods), best.front());
 }
 

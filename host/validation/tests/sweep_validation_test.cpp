@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "host/validation/period_performance.h"
@@ -64,7 +65,7 @@ TEST_CASE("rank_by_deflated_sharpe: the order of the DSR's z statistic, best fir
     std::stable_sort(z.begin(), z.end(), [&](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : id_of(a.second) < id_of(b.second);
     });
-    const std::vector<SweepRowRef> top = rank_by_deflated_sharpe(periods, 4, 10, id_of);
+    const std::vector<SweepRowRef> top = rank_by_deflated_sharpe(periods, 4, 10, 0, id_of);
     REQUIRE(top.size() == 10);
     for (std::size_t i = 0; i < top.size(); ++i) {
         CAPTURE(i);
@@ -91,8 +92,126 @@ TEST_CASE("rank_by_deflated_sharpe: the order of the DSR's z statistic, best fir
         if (m(top[i].ordinal).sharpe < m(top[i + 1].ordinal).sharpe) reordered = true;
     }
     CHECK(reordered);
-    CHECK(rank_by_deflated_sharpe(periods, 4, 0, id_of).empty());
-    CHECK(rank_by_deflated_sharpe(periods, 4, 100, id_of).size() == 40);
+    CHECK(rank_by_deflated_sharpe(periods, 4, 0, 0, id_of).empty());
+    CHECK(rank_by_deflated_sharpe(periods, 4, 100, 0, id_of).size() == 40);
+}
+
+// Note [Undefined statistics], issue 29.
+TEST_CASE("trials: one combination, identical combinations, none with finite returns") {
+    const std::vector<PeriodStatistics> row = {period_of({0.01, -0.02, 0.005}), period_of({0.03, 0.01, -0.01})};
+    const SweepTrials one = sweep_trials(row, 2);
+    CHECK(one.trials == 1);
+    CHECK(std::isnan(one.sharpe_variance));
+    CHECK(std::string(one.sharpe_variance_undefined) == kOneCombination);
+    CHECK(one.expected_max_sharpe == 0.0);  // nothing was selected: the DSR is the PSR(0)
+    CHECK(one.expected_max_sharpe_undefined == nullptr);
+    const DeflatedRow only = deflate_row(row, 2, one, {0, 0});
+    CHECK(only.dsr_undefined == nullptr);
+    CHECK(only.dsr == only.psr);
+
+    std::vector<PeriodStatistics> same = row;
+    same.insert(same.end(), row.begin(), row.end());
+    const SweepTrials twins = sweep_trials(same, 2);
+    CHECK(twins.sharpe_variance == 0.0);
+    CHECK(twins.sharpe_variance_undefined == nullptr);
+    CHECK(std::isnan(twins.expected_max_sharpe));
+    CHECK(std::string(twins.expected_max_sharpe_undefined) == kZeroTrialVariance);
+    const DeflatedRow twin = deflate_row(same, 2, twins, {1, 1});
+    CHECK(twin.psr_undefined == nullptr);
+    CHECK(std::isfinite(twin.psr));
+    CHECK(std::isnan(twin.dsr));
+    CHECK(std::string(twin.dsr_undefined) == kZeroTrialVariance);
+
+    std::vector<PeriodStatistics> broken = same;
+    for (PeriodStatistics& p : broken) p.return_sum = std::nan("");
+    const SweepTrials nan = sweep_trials(broken, 2);
+    CHECK(std::isnan(nan.sharpe_variance));
+    CHECK(std::string(nan.sharpe_variance_undefined) == "fewer than two combinations have finite period returns");
+    const DeflatedRow not_finite = deflate_row(broken, 2, nan, {0, 0});
+    CHECK(std::string(not_finite.psr_undefined) == kNotFiniteReturns);
+    CHECK(std::isnan(not_finite.psr));
+}
+
+// Issue 29: rows that never traded had PSR and DSR 0.5 from a variance of 0.
+TEST_CASE("a row without variance has neither PSR nor DSR; the validation says why") {
+    std::vector<PeriodStatistics> periods = sweep_of(3);
+    for (int p = 0; p < 4; ++p) periods[static_cast<std::size_t>(p)] = period_of(std::vector<double>(50, 0.0));
+    ValidationRequest request;
+    request.n_periods = 4;
+    request.top_rows = {{0, 0}, {1, 1}};
+    const SweepValidation v = validate_sweep(periods, request);
+    REQUIRE(v.deflated.size() == 2);
+    CHECK(std::string(v.deflated[0].psr_undefined) == kNoVariance);
+    CHECK(std::string(v.deflated[0].dsr_undefined) == kNoVariance);
+    CHECK(std::isnan(v.deflated[0].psr));
+    CHECK(v.deflated[1].dsr_undefined == nullptr);
+    CHECK(validation_verdict(v).find("deflated Sharpe ratio is undefined (zero variance of its bar returns") !=
+          std::string::npos);
+}
+
+TEST_CASE("the verdict says what is undefined instead of a number: one combination") {
+    const std::vector<PeriodStatistics> row = {period_of({0.01, -0.02, 0.005}), period_of({0.03, 0.01, -0.01}),
+                                               period_of({-0.01, 0.02, 0.0}), period_of({0.0, 0.01, -0.03})};
+    ValidationRequest request;
+    request.n_periods = 4;
+    request.pbo = true;
+    request.walk_forward = WalkForwardPlan{WalkForwardWindow::Rolling, 2};
+    request.top_rows = {{0, 0}};
+    const SweepValidation v = validate_sweep(row, request);
+    const std::string verdict = validation_verdict(v);
+    CAPTURE(verdict);
+    CHECK(verdict.find("probability of backtest overfitting is undefined (one combination: nothing was selected)") !=
+          std::string::npos);
+    CHECK(verdict.find("most likely overfit") == std::string::npos);
+    CHECK(verdict.find("With one trial nothing was selected") != std::string::npos);
+    CHECK(verdict.find("no step selected anything (one combination: nothing was selected)") != std::string::npos);
+}
+
+// Note [Uninformative splits]: A and B tie in periods 0 and 1.
+TEST_CASE("the verdict says over how many splits the PBO is taken when some rank nothing") {
+    const std::vector<PeriodStatistics> returns = {
+        period_of({0.01, -0.02}), period_of({0.03, 0.01}), period_of({0.02, 0.03}), period_of({-0.01, 0.00}),
+        period_of({0.01, -0.02}), period_of({0.03, 0.01}), period_of({-0.02, 0.01}), period_of({0.02, 0.03}),
+    };
+    ValidationRequest request;
+    request.n_periods = 4;
+    request.pbo = true;
+    const SweepValidation v = validate_sweep(returns, request);
+    REQUIRE(v.pbo);
+    CHECK(v.pbo->informative_splits == 4);
+    const std::string verdict = validation_verdict(v);
+    CAPTURE(verdict);
+    CHECK(verdict.find("of the 4 ways to split the 4 periods in half that rank anything (in the other 2, every "
+                       "combination ties in one half)") != std::string::npos);
+}
+
+// Note [Rows with few trades] under --rank-by dsr: the periods' trades add up to n_trades.
+TEST_CASE("rank_by_deflated_sharpe puts rows with few trades after the others, undefined DSRs last") {
+    std::vector<PeriodStatistics> periods = sweep_of(8);
+    for (std::size_t i = 0; i < periods.size(); ++i) periods[i].trades = static_cast<int>(i / 4 % 7);  // 0..24 a row
+    // Row 5 never moves: its DSR is undefined.
+    for (int p = 0; p < 4; ++p) periods[5 * 4 + static_cast<std::size_t>(p)] = period_of(std::vector<double>(50, 0.0));
+    const auto id_of = [](std::uint64_t ordinal) { return ordinal; };
+    const std::vector<SweepRowRef> all = rank_by_deflated_sharpe(periods, 4, 40, 10, id_of);
+    REQUIRE(all.size() == 40);
+    const auto trades = [&](const SweepRowRef& r) {
+        int t = 0;
+        for (int p = 0; p < 4; ++p) t += periods[r.ordinal * 4 + static_cast<std::size_t>(p)].trades;
+        return t;
+    };
+    std::size_t first_few = 40;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (trades(all[i]) < 10 && first_few == 40) first_few = i;
+        if (i > first_few && all[i].ordinal != 5) CHECK(trades(all[i]) < 10);
+    }
+    CHECK(first_few > 0);
+    CHECK(all.back().ordinal == 5);
+    // Without a minimum the order is the z's alone.
+    const std::vector<SweepRowRef> plain = rank_by_deflated_sharpe(periods, 4, 40, 0, id_of);
+    CHECK(plain.back().ordinal == 5);
+    bool differs = false;
+    for (std::size_t i = 0; i < all.size(); ++i) differs = differs || all[i].ordinal != plain[i].ordinal;
+    CHECK(differs);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/validation/sharpe_statistics.h"
 #include "host/validation/walk_forward.h"
 
 namespace btforge {
@@ -100,10 +101,58 @@ TEST_CASE("anchored walk-forward grows the in-sample window from the first perio
         CHECK(r.steps[i].out_of_sample == static_cast<int>(i) + 1);
         CHECK(r.steps[i].in_sample_bars == 10 * (static_cast<int>(i) + 1));
     }
-    // Flat returns have no spread: every Sharpe is 0, so the smaller ordinal wins.
+    // Flat returns have no spread: every Sharpe is 0, so nothing is selected
+    // (Note [Undefined statistics]) and the smaller ordinal stands in.
     CHECK(r.steps[0].winner == 0);
+    CHECK(r.steps[0].in_sample_ties == 2);
+    CHECK(std::string(r.steps[0].selection_undefined) == "every combination has the same in-sample score");
+    CHECK(r.steps[1].selection_undefined == nullptr);
+    CHECK(r.efficiency_undefined == nullptr);
     CHECK_THROWS_AS(walk_forward(periods, 4, WalkForwardPlan{WalkForwardWindow::Rolling, 4}, WalkForwardScore::Sharpe),
                     std::invalid_argument);
+}
+
+// Issue 29: walk-forward with a single combination re-optimizes nothing.
+TEST_CASE("degenerate walk-forward: one combination, identical ones, scores that are NaN, a period without bars") {
+    const auto one = matrix({{0.02, 0.01, -0.01, 0.03}});
+    const WalkForwardReport r =
+        walk_forward(one, 4, WalkForwardPlan{WalkForwardWindow::Rolling, 2}, WalkForwardScore::TotalReturn);
+    for (const WalkForwardStep& s : r.steps) CHECK(std::string(s.selection_undefined) == kOneCombination);
+    CHECK(std::isnan(r.efficiency));
+    CHECK(std::string(r.efficiency_undefined) == kOneCombination);
+    CHECK(r.stitched_return == doctest::Approx(std::pow(0.99, 10) * std::pow(1.03, 10) - 1.0));  // still what it earned
+
+    const auto twins = matrix({{0.02, 0.01, -0.01, 0.03}, {0.02, 0.01, -0.01, 0.03}});
+    const WalkForwardReport t =
+        walk_forward(twins, 4, WalkForwardPlan{WalkForwardWindow::Anchored, 1}, WalkForwardScore::TotalReturn);
+    CHECK(std::string(t.efficiency_undefined) == "every combination has the same in-sample score");
+
+    // A NaN score for the first combination used to win every step (nothing is > NaN).
+    auto nan_first = matrix({{0.02, 0.01, -0.01, 0.03}, {0.01, 0.02, 0.01, 0.0}, {0.0, 0.03, 0.0, 0.0}});
+    for (int p = 0; p < 4; ++p) nan_first[static_cast<std::size_t>(p)].end_equity = std::nan("");
+    const WalkForwardReport n =
+        walk_forward(nan_first, 4, WalkForwardPlan{WalkForwardWindow::Rolling, 2}, WalkForwardScore::TotalReturn);
+    for (const WalkForwardStep& s : n.steps) {
+        CHECK(s.winner != 0);
+        CHECK(std::isfinite(s.in_sample_score));
+        CHECK(s.selection_undefined == nullptr);
+    }
+    for (PeriodStatistics& p : nan_first) p.end_equity = std::nan("");
+    const WalkForwardReport all_nan =
+        walk_forward(nan_first, 4, WalkForwardPlan{WalkForwardWindow::Rolling, 2}, WalkForwardScore::TotalReturn);
+    CHECK(std::string(all_nan.steps[0].selection_undefined) == "no combination has a finite in-sample score");
+
+    // A period without bars: no out-of-sample Sharpe ratio there.
+    auto empty = matrix({{0.02, 0.01, -0.01, 0.03}, {0.01, 0.02, 0.01, 0.0}});
+    for (std::size_t c = 0; c < 2; ++c) {
+        PeriodStatistics& p = empty[c * 4 + 3];
+        p = flat_period(0.0, 0, p.start_equity);
+    }
+    const WalkForwardReport e =
+        walk_forward(empty, 4, WalkForwardPlan{WalkForwardWindow::Rolling, 2}, WalkForwardScore::Sharpe);
+    CHECK(e.steps[0].out_of_sample_undefined == nullptr);
+    CHECK(std::string(e.steps[1].out_of_sample_undefined) == "its out-of-sample period has no bars");
+    CHECK(std::isnan(e.steps[1].out_of_sample_sharpe));
 }
 
 }  // namespace

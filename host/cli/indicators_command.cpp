@@ -17,7 +17,8 @@ namespace po = boost::program_options;
 namespace {
 
 // Each indicator with its parameters and outputs, then the inputs it reads
-// and its SPEC §5 semantics, both from the registry.
+// and its SPEC §5 semantics, then each parameter's domain (Note [Parameter
+// domains]), all from the registry.
 std::string catalog_text() {
     std::string text = "Indicators (SPEC §5, TA-Lib semantics; values before the lookback are NaN):\n";
     for (const IndicatorDescriptor& d : indicator_catalog()) {
@@ -30,7 +31,11 @@ std::string catalog_text() {
         if (d.cross_symbol) text += " of every symbol";
         // Note [Indicator input column]
         if (takes_input_column(d)) text += " (or the column a spec's \"input\" or --input names)";
-        text += "; " + std::string(d.semantics) + "\n";
+        text += "; " + std::string(d.semantics) + "\n      ";
+        for (std::size_t i = 0; i < d.params.size(); ++i) {
+            text += (i ? "; " : "") + std::string(d.params[i].name) + ": " + describe_domain(d.params[i]);
+        }
+        text += d.params.empty() ? "no parameters\n" : "\n";
     }
     return text;
 }

@@ -1,10 +1,10 @@
 #include "host/indicators/indicator_registry.h"
 
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "host/spec/number_format.h"
 #include "reference/indicators/adx.h"
 #include "reference/indicators/atr.h"
 #include "reference/indicators/bbands.h"
@@ -29,13 +29,9 @@
 namespace btforge {
 namespace {
 
-// Note [Parameter minimums]
-// The minimums are TA-Lib 0.8.1's own (what TA_<NAME> accepts without
-// TA_BAD_PARAM): period 1 is accepted by SMA, EMA, WMA, KAMA, ATR, PLUS_DI,
-// MINUS_DI, ROC, the three STOCH periods and the MACD signal; RSI, BBANDS, ADX,
-// CCI, MFI, WILLR, MAX, MIN and the MACD fast/slow periods need 2. TA-Lib's
-// upper bound of 100000 applies to every period.
+// Note [Parameter domains] (indicator_registry.h).
 constexpr double kMaxPeriod = 100000;
+constexpr double kMaxReal = 3e37;  // TA-Lib's TA_REAL_MAX; TA_REAL_MIN is its negative
 
 int p(std::span<const double> params, std::size_t i) { return static_cast<int>(params[i]); }
 
@@ -46,8 +42,8 @@ constexpr PriceInput kClose = PriceInput::close;
 constexpr PriceInput kVolume = PriceInput::volume;
 
 std::vector<IndicatorDescriptor> build_catalog() {
-    const IndicatorParam period1{"period", true, 1};
-    const IndicatorParam period2{"period", true, 2};
+    const IndicatorParam period1{"period", true, 1, kMaxPeriod};
+    const IndicatorParam period2{"period", true, 2, kMaxPeriod};
     std::vector<IndicatorDescriptor> c;
     c.push_back({"SMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return sma_lookback(p(a, 0)); },
                  "lookback period-1; the mean of the last period values"});
@@ -60,19 +56,19 @@ std::vector<IndicatorDescriptor> build_catalog() {
     c.push_back({"RSI", {period2}, {"value"}, {kClose}, false, [](Params a) { return rsi_lookback(p(a, 0)); },
                  "lookback period; Wilder averages of the gains and losses; 100*g/(g+l), 0 when both are 0"});
     c.push_back({"MACD",
-                 {{"fast", true, 2}, {"slow", true, 2}, {"signal", true, 1}},
+                 {{"fast", true, 2, kMaxPeriod}, {"slow", true, 2, kMaxPeriod}, {"signal", true, 1, kMaxPeriod}},
                  {"macd", "signal", "hist"},
                  {kClose},
                  false,
                  [](Params a) { return macd_lookback(p(a, 0), p(a, 1), p(a, 2)); },
                  "lookback slow-1 + signal-1; macd = EMA(fast) - EMA(slow), signal = EMA(signal) of macd, hist = macd - signal"});
     c.push_back({"BBANDS",
-                 {period2, {"k", false, 0}},
+                 {period2, {"k", false, -kMaxReal, kMaxReal}},
                  {"upper", "middle", "lower"},
                  {kClose},
                  false,
                  [](Params a) { return bbands_lookback(p(a, 0)); },
-                 "lookback period-1; middle = SMA(period), upper/lower = middle +- k * population standard deviation"});
+                 "lookback period-1; middle = SMA(period), upper/lower = middle +- k * population standard deviation (a negative k swaps the bands)"});
     c.push_back({"ATR", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return atr_lookback(p(a, 0)); },
                  "lookback period; true range (needs the previous close) from bar 1, Wilder average"});
     c.push_back(
@@ -84,7 +80,7 @@ std::vector<IndicatorDescriptor> build_catalog() {
     c.push_back({"ADX", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return adx_lookback(p(a, 0)); },
                  "lookback 2*period-1; Wilder average of DX = 100*|+DI - -DI|/(+DI + -DI)"});
     c.push_back({"STOCH",
-                 {{"fastk", true, 1}, {"slowk", true, 1}, {"slowd", true, 1}},
+                 {{"fastk", true, 1, kMaxPeriod}, {"slowk", true, 1, kMaxPeriod}, {"slowd", true, 1, kMaxPeriod}},
                  {"slowk", "slowd"},
                  {kHigh, kLow, kClose},
                  false,
@@ -109,13 +105,6 @@ std::vector<IndicatorDescriptor> build_catalog() {
     c.push_back({"BREADTH", {period1}, {"value"}, {kClose}, true, [](Params a) { return breadth_lookback(p(a, 0)); },
                  "lookback period-1; per bar, the fraction of the tradable symbols whose close is above its EMA(period): one series for the whole market"});
     return c;
-}
-
-std::string format_number(double v) {
-    std::ostringstream s;
-    s.precision(17);
-    s << v;
-    return s.str();
 }
 
 std::string param_names(const IndicatorDescriptor& desc) {
@@ -174,6 +163,14 @@ int find_output(const IndicatorDescriptor& desc, std::string_view output) {
     return -1;
 }
 
+std::string describe_domain(const IndicatorParam& param) {
+    if (param.integer) {
+        return "an integer from " + std::to_string(static_cast<long long>(param.minimum)) + " to " +
+               std::to_string(static_cast<long long>(param.maximum));
+    }
+    return "a number from " + format_double(param.minimum) + " to " + format_double(param.maximum);
+}
+
 void validate_indicator_params(const IndicatorDescriptor& desc, std::span<const double> params) {
     const std::string who(desc.name);
     if (params.size() != desc.params.size()) {
@@ -183,14 +180,11 @@ void validate_indicator_params(const IndicatorDescriptor& desc, std::span<const 
     for (std::size_t i = 0; i < params.size(); ++i) {
         const IndicatorParam& spec = desc.params[i];
         const double v = params[i];
-        const bool whole = std::isfinite(v) && std::floor(v) == v;
-        const bool ok = std::isfinite(v) && v >= spec.minimum && (!spec.integer || (whole && v <= kMaxPeriod));
-        if (!ok) {
-            std::string rule = spec.integer ? "an integer >= " + format_number(spec.minimum) + " and <= " +
-                                                  format_number(kMaxPeriod)
-                                            : "a finite number >= " + format_number(spec.minimum);
-            throw std::invalid_argument(who + ": " + std::string(spec.name) + " must be " + rule + ", got " +
-                                        format_number(v));
+        // NaN fails both comparisons, an infinity the bounds.
+        const bool inside = v >= spec.minimum && v <= spec.maximum;
+        if (!inside || (spec.integer && std::floor(v) != v)) {
+            throw std::invalid_argument(who + ": " + std::string(spec.name) + " must be " + describe_domain(spec) +
+                                        ", got " + format_double(v));
         }
     }
 }

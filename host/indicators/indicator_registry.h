@@ -1,6 +1,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -13,11 +14,27 @@ inline constexpr int kPriceInputs = 5;
 // "open", "high", "low", "close", "volume".
 const char* price_input_name(PriceInput input);
 
+// Note [Parameter domains]
+// Every indicator parameter has a stated domain, TA-Lib 0.8.1's own (what
+// TA_<NAME> accepts without TA_BAD_PARAM, both bounds inclusive): a period is
+// an integer from 1 (SMA, EMA, WMA, KAMA, ATR, PLUS_DI, MINUS_DI, ROC, the
+// three STOCH periods, the MACD signal; BREADTH, whose EMA it is) or from 2
+// (RSI, BBANDS, ADX, CCI, MFI, WILLR, MAX, MIN, the MACD fast and slow
+// periods) to 100000; BBANDS' k is any number from -3e37 to 3e37 (TA_REAL_MIN
+// .. TA_REAL_MAX; a negative k puts the upper band below the lower one, as in
+// TA-Lib). validate_indicator_params is the one check of it, wherever a value
+// comes from (a spec's literal, a grid, --param, Python); `btforge indicators
+// --list` prints it (describe_domain).
 struct IndicatorParam {
     std::string_view name;
     bool integer;      // must be a whole number
     double minimum;    // inclusive
+    double maximum;    // inclusive
 };
+
+// The domain in words: "an integer from 2 to 100000", "a number from -3e+37
+// to 3e+37".
+std::string describe_domain(const IndicatorParam& param);
 
 // One bar-aligned input series (a single symbol's own bars); arrays the
 // indicator does not read may be null.
@@ -66,8 +83,9 @@ const IndicatorDescriptor* find_indicator(std::string_view name);
 // Index of `output` in desc.outputs, or -1.
 int find_output(const IndicatorDescriptor& desc, std::string_view output);
 
-// Throws std::invalid_argument naming the indicator, the parameter, the rule and
-// the value (e.g. "EMA: period must be an integer >= 1, got 1.5").
+// Throws std::invalid_argument naming the indicator, the parameter, its domain
+// and the value (e.g. "EMA: period must be an integer from 1 to 100000, got
+// 1.5"); NaN and infinities are outside every domain.
 void validate_indicator_params(const IndicatorDescriptor& desc, std::span<const double> params);
 
 // Runs the reference kernel of a single-series indicator (every one but

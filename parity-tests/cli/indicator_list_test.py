@@ -27,6 +27,22 @@ LOOKBACK = {
     "WILLR": "period-1", "ROC": "period", "MAX": "period-1", "MIN": "period-1", "BREADTH": "period-1",
 }
 
+# Note [Parameter domains]: TA-Lib 0.8.1's own ranges, both bounds inclusive.
+DOMAINS = {
+    "SMA": "period: an integer from 1 to 100000", "EMA": "period: an integer from 1 to 100000",
+    "WMA": "period: an integer from 1 to 100000", "KAMA": "period: an integer from 1 to 100000",
+    "RSI": "period: an integer from 2 to 100000",
+    "MACD": "fast: an integer from 2 to 100000; slow: an integer from 2 to 100000; signal: an integer from 1 to 100000",
+    "BBANDS": "period: an integer from 2 to 100000; k: a number from -3e+37 to 3e+37",
+    "ATR": "period: an integer from 1 to 100000", "PLUS_DI": "period: an integer from 1 to 100000",
+    "MINUS_DI": "period: an integer from 1 to 100000", "ADX": "period: an integer from 2 to 100000",
+    "STOCH": "fastk: an integer from 1 to 100000; slowk: an integer from 1 to 100000; slowd: an integer from 1 to 100000",
+    "CCI": "period: an integer from 2 to 100000", "MFI": "period: an integer from 2 to 100000",
+    "OBV": "no parameters", "WILLR": "period: an integer from 2 to 100000", "ROC": "period: an integer from 1 to 100000",
+    "MAX": "period: an integer from 2 to 100000", "MIN": "period: an integer from 2 to 100000",
+    "BREADTH": "period: an integer from 1 to 100000",
+}
+
 
 class IndicatorList(e2e.CliTestCase):
     def listing(self):
@@ -90,6 +106,41 @@ class IndicatorList(e2e.CliTestCase):
         self.assertIn("lowest low", entries["MIN"][2])
         for name in ("MAX", "MIN", "WILLR", "STOCH"):
             self.assertIn("the current bar included", entries[name][2], name)
+
+    def test_every_parameter_domain_is_listed(self):
+        stdout, _ = self.listing()
+        domains = dict(re.findall(r"^  ([A-Z_]+)\(.*\n      reads .*\n      (.+)$", stdout, re.M))
+        self.assertEqual(domains, DOMAINS, stdout)
+
+    def test_param_values_at_the_domain_edges(self):
+        """Inside the domain computes, outside it is refused naming the domain; BBANDS takes a negative k
+        (TA-Lib does: the upper band then lies below the lower one) and refuses one beyond TA-Lib's 3e37."""
+        market = ["--synthetic-bars", "60", "--synthetic-symbols", "1"]
+        ok = self.path("bb_negative.csv")
+        self.btforge("indicators", "--name", "BBANDS", "--param", "period=5", "--param", "k=-2", "-o", ok, *market)
+        positive = self.path("bb_positive.csv")
+        self.btforge("indicators", "--name", "BBANDS", "--param", "period=5", "--param", "k=2", "-o", positive, *market)
+        _, negative_rows, _ = e2e.read_csv(ok)
+        _, positive_rows, _ = e2e.read_csv(positive)
+        self.assertEqual([(r["upper"], r["lower"]) for r in negative_rows],
+                         [(r["lower"], r["upper"]) for r in positive_rows])
+        for k in ("3e37", "-3e37", "0"):
+            self.btforge("indicators", "--name", "BBANDS", "--param", "period=5", "--param", "k=" + k,
+                         "-o", self.path("bb.csv"), *market)
+        for k in ("1e308", "3.0000000000000007e37", "-3.0000000000000007e37", "inf", "nan"):
+            with self.subTest(k=k):
+                p = self.btforge("indicators", "--name", "BBANDS", "--param", "period=5", "--param", "k=" + k,
+                                 "-o", self.path("bb.csv"), *market, expect=1)
+                self.assertIn("BBANDS: k must be a number from -3e+37 to 3e+37", p.stderr)
+        for name, value, domain in (("SMA", "0", "an integer from 1 to 100000"),
+                                    ("SMA", "100001", "an integer from 1 to 100000"),
+                                    ("RSI", "1", "an integer from 2 to 100000"),
+                                    ("EMA", "2.5", "an integer from 1 to 100000")):
+            with self.subTest(name=name, value=value):
+                p = self.btforge("indicators", "--name", name, "--param", "period=" + value, "-o", self.path("x.csv"),
+                                 *market, expect=1)
+                self.assertIn("%s: period must be %s, got %s" % (name, domain, value), p.stderr)
+        self.btforge("indicators", "--name", "SMA", "--param", "period=100000", "-o", self.path("x.csv"), *market)
 
     def test_help_says_what_list_shows(self):
         p = self.btforge("indicators", "--help")

@@ -95,6 +95,59 @@ def cases():
     yield "OBV", [], lambda s: [talib.OBV(s["close"], s["volume"])]
 
 
+# Note [Parameter domains] against TA-Lib itself: each parameter of each
+# indicator at the values around its bounds, the others at a valid default;
+# "accepted" is whether TA-Lib computes (True) or refuses with TA_BAD_PARAM.
+# Periods are ints in TA-Lib's API, so only whole numbers are probed; BREADTH
+# (no TA-Lib counterpart) takes the period of its EMA.
+PERIOD_PROBES = [-1, 0, 1, 2, 3, 99999, 100000, 100001]
+REAL_PROBES = [float("-inf"), -3.0000000000000007e37, -3e37, -2.0, -0.0, 0.0, 1e-300, 2.0, 3e37,
+               3.0000000000000007e37, float("inf"), float("nan")]
+DOMAIN_CALLS = {
+    "SMA": ([30], lambda x, a: talib.SMA(x, *a)),
+    "EMA": ([30], lambda x, a: talib.EMA(x, *a)),
+    "WMA": ([30], lambda x, a: talib.WMA(x, *a)),
+    "KAMA": ([30], lambda x, a: talib.KAMA(x, *a)),
+    "RSI": ([14], lambda x, a: talib.RSI(x, *a)),
+    "MACD": ([12, 26, 9], lambda x, a: talib.MACD(x, *a)),
+    "BBANDS": ([20, 2.0], lambda x, a: talib.BBANDS(x, a[0], a[1], a[1], 0)),
+    "ATR": ([14], lambda x, a: talib.ATR(x, x, x, *a)),
+    "PLUS_DI": ([14], lambda x, a: talib.PLUS_DI(x, x, x, *a)),
+    "MINUS_DI": ([14], lambda x, a: talib.MINUS_DI(x, x, x, *a)),
+    "ADX": ([14], lambda x, a: talib.ADX(x, x, x, *a)),
+    "STOCH": ([5, 3, 3], lambda x, a: talib.STOCH(x, x, x, a[0], a[1], 0, a[2], 0)),
+    "CCI": ([14], lambda x, a: talib.CCI(x, x, x, *a)),
+    "MFI": ([14], lambda x, a: talib.MFI(x, x, x, x, *a)),
+    "OBV": ([], lambda x, a: talib.OBV(x, x)),
+    "WILLR": ([14], lambda x, a: talib.WILLR(x, x, x, *a)),
+    "ROC": ([10], lambda x, a: talib.ROC(x, *a)),
+    "MAX": ([30], lambda x, a: talib.MAX(x, *a)),
+    "MIN": ([30], lambda x, a: talib.MIN(x, *a)),
+    "BREADTH": ([30], lambda x, a: talib.EMA(x, *a)),
+}
+
+
+def domain_probes():
+    x = np.linspace(1.0, 2.0, 10)
+    probes = []
+    for name, (defaults, call) in DOMAIN_CALLS.items():
+        for i, default in enumerate(defaults):
+            for v in (REAL_PROBES if isinstance(default, float) else PERIOD_PROBES):
+                params = list(defaults)
+                params[i] = v
+                try:
+                    call(x, params)
+                    accepted = True
+                except Exception as exc:  # TA-Lib's refusal: "... failed with error code 2: Bad Parameter"
+                    if "Bad Parameter" not in str(exc):
+                        raise
+                    accepted = False
+                # JSON has no NaN or infinities: they travel as text.
+                probes.append({"indicator": name, "params": [p if np.isfinite(p) else repr(float(p)) for p in params],
+                               "accepted": accepted})
+    return probes
+
+
 def encode(a):
     return [None if np.isnan(x) else float(x) for x in a]
 
@@ -111,6 +164,7 @@ def main():
         else str(talib.__ta_version__),
         "series": [],
         "cases": [],
+        "domains": domain_probes(),
     }
     arrays = {}
     for name, (o, h, l, c, v) in series.items():

@@ -2,7 +2,10 @@
 // dispatch) against TA-Lib on the synthetic series of talib_fixture.py.
 // TA-Lib's outputs are bar-aligned by the Python wrapper (NaN before its
 // outBegIdx), the reference writes NaN before its lookback: the NaN patterns
-// must be identical, and every other value within 1e-12 relative.
+// must be identical, and every other value within 1e-14 relative (Note
+// [Oracle tolerance], oracle_tolerance.h). Then the parameter domains: each
+// value TA-Lib accepts is accepted, each it refuses is refused (Note
+// [Parameter domains]).
 
 #include <doctest/doctest.h>
 
@@ -14,12 +17,14 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "host/indicators/indicator_registry.h"
+#include "parity-tests/talib/oracle_tolerance.h"
 
 namespace {
 
@@ -42,12 +47,22 @@ std::string describe_params(const std::vector<double>& params) {
     return s.str();
 }
 
-}  // namespace
-
-TEST_CASE("reference indicators agree with TA-Lib to 1e-12 relative") {
+json read_fixture() {
     std::ifstream in(BTFORGE_TALIB_FIXTURE);
     REQUIRE_MESSAGE(in.good(), "missing fixture " BTFORGE_TALIB_FIXTURE " (the talib_fixture test writes it)");
-    const json doc = json::parse(in);
+    return json::parse(in);
+}
+
+// A probe's parameter: a number, or NaN and the infinities as text.
+double probe_value(const json& v) {
+    if (v.is_number()) return v.get<double>();
+    return std::stod(v.get<std::string>());
+}
+
+}  // namespace
+
+TEST_CASE("reference indicators agree with TA-Lib to 1e-14 relative") {
+    const json doc = read_fixture();
     std::cout << "TA-Lib oracle: Python ta-lib " << doc.at("talib_version").get<std::string>() << ", C library "
               << doc.at("ta_lib_c_version").get<std::string>() << "\n";
 
@@ -59,6 +74,7 @@ TEST_CASE("reference indicators agree with TA-Lib to 1e-12 relative") {
 
     std::map<std::string, double> max_rel;
     std::map<std::string, long> compared;
+    std::map<std::string, long> identical;
     long failures = 0;
     for (const auto& c : doc.at("cases")) {
         const std::string indicator = c.at("indicator").get<std::string>();
@@ -93,19 +109,13 @@ TEST_CASE("reference indicators agree with TA-Lib to 1e-12 relative") {
                 const double ta = expected[t];
                 const std::string where = indicator + describe_params(params) + "." + std::string(desc->outputs[o]) +
                                           " on " + series_name + " at bar " + std::to_string(t);
-                if (std::isnan(ta) || std::isnan(ref)) {
-                    if (std::isnan(ta) != std::isnan(ref)) {
-                        ++failures;
-                        if (failures <= 50) {
-                            FAIL_CHECK(where << ": NaN mismatch, reference " << ref << ", TA-Lib " << ta);
-                        }
-                    }
-                    continue;
+                const double rel = btforge::oracle::relative_error(ref, ta);
+                if (!std::isnan(ta)) {
+                    worst = std::max(worst, rel);
+                    ++compared[indicator];
+                    if (ref == ta) ++identical[indicator];
                 }
-                const double rel = std::fabs(ref - ta) / std::max(1.0, std::fabs(ta));
-                worst = std::max(worst, rel);
-                ++compared[indicator];
-                if (!(rel <= 1e-12)) {
+                if (!(rel <= btforge::oracle::kTolerance)) {
                     ++failures;
                     if (failures <= 50) {
                         FAIL_CHECK(where << ": reference " << std::setprecision(17) << ref << ", TA-Lib " << ta
@@ -115,9 +125,35 @@ TEST_CASE("reference indicators agree with TA-Lib to 1e-12 relative") {
             }
         }
     }
-    std::cout << "max relative error per indicator (values compared):\n";
+    std::cout << "max relative error per indicator (values compared, bit-identical):\n";
     for (const auto& [name, rel] : max_rel) {
-        std::cout << "  " << name << ": " << rel << " (" << compared[name] << ")\n";
+        std::cout << "  " << name << ": " << rel << " (" << compared[name] << ", " << identical[name] << ")\n";
     }
     CHECK_MESSAGE(failures == 0, failures << " values disagree with TA-Lib");
+}
+
+TEST_CASE("every parameter domain is TA-Lib's: each probe accepted or refused as TA-Lib does") {
+    const json doc = read_fixture();
+    long probes = 0;
+    for (const auto& probe : doc.at("domains")) {
+        const std::string indicator = probe.at("indicator").get<std::string>();
+        const btforge::IndicatorDescriptor* desc = btforge::find_indicator(indicator);
+        REQUIRE_MESSAGE(desc != nullptr, "fixture names unknown indicator " << indicator);
+        std::vector<double> params;
+        for (const auto& v : probe.at("params")) params.push_back(probe_value(v));
+        const bool talib_accepts = probe.at("accepted").get<bool>();
+        bool accepted = true;
+        std::string why;
+        try {
+            btforge::validate_indicator_params(*desc, params);
+        } catch (const std::invalid_argument& e) {
+            accepted = false;
+            why = e.what();
+        }
+        CHECK_MESSAGE(accepted == talib_accepts, indicator << describe_params(params) << ": TA-Lib "
+                                                           << (talib_accepts ? "accepts" : "refuses") << ", reference "
+                                                           << (accepted ? "accepts" : "refuses: " + why));
+        ++probes;
+    }
+    CHECK(probes > 100);
 }

@@ -63,7 +63,8 @@ nb::list catalog() {
             nb::dict param;
             param["name"] = std::string(p.name);
             param["integer"] = p.integer;
-            param["minimum"] = p.minimum;
+            param["minimum"] = p.minimum;  // Note [Parameter domains]: both bounds inclusive
+            param["maximum"] = p.maximum;
             params.append(param);
         }
         for (std::string_view o : d.outputs) outputs.append(std::string(o));

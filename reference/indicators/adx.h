@@ -1,8 +1,8 @@
 #pragma once
 
 // ADX(period): Wilder's average directional index, TA-Lib TA_ADX.
-// Definition: +DI, -DI as in plus_di.h / minus_di.h (Wilder sums, TR zero test
-// with TA_IS_ZERO); DX = 100 * (|-DI - +DI| / (-DI + +DI)); ADX = Wilder's
+// Definition: +DI, -DI as in plus_di.h / minus_di.h (Wilder sums, the TR sum
+// tested exactly); DX = 100 * (|-DI - +DI| / (-DI + +DI)); ADX = Wilder's
 // average of DX.
 // Lookback: 2*period - 1.
 // Seed: DM and TR sums over bars 1..period-1; the DX of bars period..2p-1 are
@@ -10,9 +10,13 @@
 // `adx = (adx*(period-1) + dx) / period`.
 //
 // Note [ADX zero tests]
-// TA-Lib skips a bar, it does not count DX as 0: where TR_n is zero within
-// TA_IS_ZERO, or -DI + +DI is, that bar adds nothing to the seed sum (which is
-// still divided by period) and later leaves the ADX unchanged.
+// TA-Lib skips a bar, it does not count DX as 0: where TR_n is exactly zero
+// (a sum of true ranges: zero only when every range in it is), or -DI + +DI
+// is zero within TA_IS_ZERO (dimensionless, 0 .. 200), that bar adds nothing
+// to the seed sum (which is still divided by period) and later leaves the ADX
+// unchanged. Note [TA-Lib zero tests] says why TR_n is not tested against
+// the fixed band: TA-Lib 0.8.1 dropped it (its #253), which zeroed the index
+// of instruments quoted near 1e-12.
 
 #include "reference/indicators/common.h"
 
@@ -28,7 +32,7 @@ BT_KERNEL inline bool adx_step(const double* high, const double* low, const doub
     *minus_sum += minus_dm(high[t], high[t - 1], low[t], low[t - 1]);
     *plus_sum += plus_dm(high[t], high[t - 1], low[t], low[t - 1]);
     *tr_sum = *tr_sum - (*tr_sum / period) + true_range(high[t], low[t], close[t - 1]);
-    if (ta_is_zero(*tr_sum)) return false;
+    if (!(*tr_sum > 0.0)) return false;
     const double minus_di = 100.0 * (*minus_sum / *tr_sum);
     const double plus_di = 100.0 * (*plus_sum / *tr_sum);
     const double di_sum = minus_di + plus_di;

@@ -5,7 +5,10 @@
 // true_range in common.h); ATR = Wilder's average of TR.
 // Lookback: period (period 1: the true range itself, from bar 1).
 // Seed: the mean of TR[1..period] (summed in order, divided by period) is the
-// value at bar period; then `atr *= period-1; atr += TR; atr /= period`.
+// value at bar period; then Wilder's step as TA-Lib 0.8.1 writes it, with two
+// weights: beta = (period-1)/period, alpha = 1 - beta (exactly 1 - beta:
+// Sterbenz), atr = alpha * TR + beta * atr, the second product fused with
+// the sum (Note [TA-Lib's fused multiply-adds]): ta_fma(beta, atr, alpha*TR).
 
 #include "reference/indicators/common.h"
 
@@ -29,10 +32,10 @@ BT_KERNEL inline void atr_compute(const double* high, const double* low, const d
     for (int t = 1; t <= period; ++t) sum += true_range(high[t], low[t], close[t - 1]);
     double atr = sum / period;
     out[period] = atr;
+    const double beta = static_cast<double>(period - 1) / static_cast<double>(period);
+    const double alpha = 1.0 - beta;
     for (int t = period + 1; t < n; ++t) {
-        atr *= static_cast<double>(period - 1);
-        atr += true_range(high[t], low[t], close[t - 1]);
-        atr /= static_cast<double>(period);
+        atr = ta_fma(beta, atr, alpha * true_range(high[t], low[t], close[t - 1]));
         out[t] = atr;
     }
 }

@@ -2,11 +2,14 @@
 
 // EMA(period): exponential moving average, TA-Lib TA_EMA (TA_INT_EMA, default
 // compatibility, not Metastock).
-// Definition: k = 2 / (period + 1); prev = (x - prev) * k + prev.
+// Definition: k = 2 / (period + 1); prev = (x - prev) * k + prev, one fused
+// multiply-add (Note [TA-Lib's fused multiply-adds]).
 // Lookback: period - 1.
 // Seed: the mean of the first `period` values (summed in order from 0.0, then
 // divided by period) is the value at bar period-1.
-// TA-Lib 0.8.1 accepts period 1 (k = 1).
+// Period 1 is a copy of the input (TA-Lib 0.8.1's explicit no-smoothing case:
+// with k = 1 the step (x - prev) + prev need not give x back), and so is a
+// MACD signal line of period 1.
 
 #include "reference/indicators/common.h"
 
@@ -22,12 +25,16 @@ BT_KERNEL inline double ema_k(int period) { return 2.0 / static_cast<double>(per
 // the slow one seeds.
 BT_KERNEL inline void ema_from(const double* in, int n, int period, double k, int first, double* out) {
     if (first >= n) return;
+    if (period == 1) {
+        for (int t = first; t < n; ++t) out[t] = in[t];
+        return;
+    }
     double sum = 0.0;
     for (int t = first - period + 1; t <= first; ++t) sum += in[t];
     double prev = sum / period;
     out[first] = prev;
     for (int t = first + 1; t < n; ++t) {
-        prev = ((in[t] - prev) * k) + prev;
+        prev = ta_fma(in[t] - prev, k, prev);
         out[t] = prev;
     }
 }

@@ -1,9 +1,13 @@
 #pragma once
 
 // KAMA(period): Kaufman adaptive moving average, TA-Lib TA_KAMA (0.8.1).
-// Definition: ER = |x - x[-period]| / sum of |1-bar changes| over the window
-// (1 when that sum <= the signed change, which covers a zero sum);
-// sc = (ER * (2/3 - 2/31) + 2/31)^2; kama = (x - kama) * sc + kama.
+// Definition: ER = |x - x[-period]| / sum of |1-bar changes| over the window,
+// and 1 when that sum <= |x - x[-period]| (TA-Lib 0.8.1 clamps both
+// directions: a sliding sum whose residue left it a bit below the move gives
+// 1, not 1.0000000000000002, on a fall as on a rise; a zero or negative sum
+// gives 1 too);
+// sc = (ER * (2/3 - 2/31) + 2/31)^2; kama = (x - kama) * sc + kama, both
+// multiply-adds fused (Note [TA-Lib's fused multiply-adds]).
 // Lookback: period (period 1: 0, and the output is a copy of the input).
 // Seed: the previous KAMA of the first output bar is x[period-1].
 //
@@ -11,7 +15,7 @@
 // The sum of |changes| slides by subtract-then-add, so once a window has gone
 // flat it holds rounding residue instead of 0. TA-Lib counts consecutive exact
 // zero changes and, once a whole window of them has passed, resets the sum to
-// exactly 0 (so ER = 1 by `0 <= 0`). The same count is kept here.
+// exactly 0 (so ER = 1 by `0 <= |change|`). The same count is kept here.
 
 #include "reference/indicators/common.h"
 
@@ -23,8 +27,8 @@ BT_KERNEL inline double kama_smoothing(double sum_changes, double period_change)
     const double fastest = 2.0 / (2.0 + 1.0);
     const double slowest = 2.0 / (30.0 + 1.0);
     double er = 1.0;
-    if (!(sum_changes <= period_change)) er = std::fabs(period_change / sum_changes);
-    double sc = (er * (fastest - slowest)) + slowest;
+    if (!(sum_changes <= std::fabs(period_change))) er = std::fabs(period_change / sum_changes);
+    double sc = ta_fma(er, fastest - slowest, slowest);
     sc *= sc;
     return sc;
 }
@@ -48,7 +52,7 @@ BT_KERNEL inline void kama_compute(const double* in, int n, int period, double* 
         flat_run = (change == 0.0) ? flat_run + 1 : 0;
     }
     double kama = in[period - 1];
-    kama = ((in[period] - kama) * kama_smoothing(sum_changes, in[period] - in[0])) + kama;
+    kama = ta_fma(in[period] - kama, kama_smoothing(sum_changes, in[period] - in[0]), kama);
     out[period] = kama;
     for (int t = period + 1; t < n; ++t) {
         const double x = in[t];
@@ -60,7 +64,7 @@ BT_KERNEL inline void kama_compute(const double* in, int n, int period, double* 
             flat_run = period;
             sum_changes = 0.0;
         }
-        kama = ((x - kama) * kama_smoothing(sum_changes, x - leaving)) + kama;
+        kama = ta_fma(x - kama, kama_smoothing(sum_changes, x - leaving), kama);
         out[t] = kama;
     }
 }

@@ -5,6 +5,12 @@
 // Lookback: period - 1.
 // Seed: none; the extreme and its bar are cached and the window is rescanned
 // only when that bar leaves it (the value is the same whatever the scan order).
+//
+// Note [Latest extreme]
+// Among equal extremes the cache keeps the latest bar, in the rescan as in
+// the update, so it leaves the window as late as possible: a flat stretch
+// costs one rescan, not one per bar (O(n * period) on a halted market with a
+// long period). The value is the same either way.
 
 #include "reference/indicators/common.h"
 
@@ -27,7 +33,7 @@ BT_KERNEL inline void max_compute(const double* in, int n, int period, double* o
             best_at = start;
             best = in[start];
             for (int i = start + 1; i <= t; ++i) {
-                if (in[i] > best) {
+                if (in[i] >= best) {
                     best = in[i];
                     best_at = i;
                 }

@@ -4,7 +4,8 @@
 // one, TA-Lib TA_MIN. The registry passes the low (Donchian lower channel).
 // Lookback: period - 1.
 // Seed: none; the extreme and its bar are cached and the window is rescanned
-// only when that bar leaves it (the value is the same whatever the scan order).
+// only when that bar leaves it (the value is the same whatever the scan order;
+// ties keep the latest bar, Note [Latest extreme] in max.h).
 
 #include "reference/indicators/common.h"
 
@@ -27,7 +28,7 @@ BT_KERNEL inline void min_compute(const double* in, int n, int period, double* o
             best_at = start;
             best = in[start];
             for (int i = start + 1; i <= t; ++i) {
-                if (in[i] < best) {
+                if (in[i] <= best) {
                     best = in[i];
                     best_at = i;
                 }

@@ -7,8 +7,10 @@
 // flat stretch after a move keeps the last ratio while both averages decay).
 // Lookback: period.
 // Seed: g and l are the sums of the gains and losses of the first `period`
-// 1-bar changes (bars 1..period), each divided by period; after that
-// `avg *= period-1; avg += change; avg /= period` on both.
+// 1-bar changes (bars 1..period), each multiplied by 1/period; after that
+// `avg *= period-1; avg += change; avg *= 1/period` on both (TA-Lib 0.8.1
+// multiplies by the reciprocal, computed once, where it used to divide; three
+// statements, nothing fused).
 
 #include "reference/indicators/common.h"
 
@@ -35,8 +37,9 @@ BT_KERNEL inline void rsi_compute(const double* in, int n, int period, double* o
         if (change < 0.0) loss -= change;
         else gain += change;
     }
-    loss /= static_cast<double>(period);
-    gain /= static_cast<double>(period);
+    const double inv_period = 1.0 / static_cast<double>(period);
+    loss *= inv_period;
+    gain *= inv_period;
     out[period] = rsi_value(gain, loss);
     const double keep = static_cast<double>(period - 1);
     for (int t = period + 1; t < n; ++t) {
@@ -45,8 +48,8 @@ BT_KERNEL inline void rsi_compute(const double* in, int n, int period, double* o
         gain *= keep;
         if (change < 0.0) loss -= change;
         else gain += change;
-        loss /= static_cast<double>(period);
-        gain /= static_cast<double>(period);
+        loss *= inv_period;
+        gain *= inv_period;
         out[t] = rsi_value(gain, loss);
     }
 }

@@ -8,6 +8,8 @@
 // slowK = SMA(slowk) of fastK; slowD = SMA(slowd) of slowK (sma.h's order).
 // Lookback: (fastk-1) + (slowk-1) + (slowd-1).
 // Seed: fastK from bar fastk-1; each SMA starts at its input's first value.
+// The highest high and lowest low are cached with their bars as in MAX and
+// MIN (Note [Latest extreme] in max.h).
 //
 // Note [STOCH scratch]
 // No extra buffer: fastK is built in `slowk`, its SMA written to `slowd`,
@@ -59,7 +61,7 @@ BT_KERNEL inline void stoch_compute(const double* high, const double* low, const
             low_at = start;
             lowest = low[start];
             for (int i = start + 1; i <= t; ++i) {
-                if (low[i] < lowest) {
+                if (low[i] <= lowest) {
                     lowest = low[i];
                     low_at = i;
                 }
@@ -72,7 +74,7 @@ BT_KERNEL inline void stoch_compute(const double* high, const double* low, const
             high_at = start;
             highest = high[start];
             for (int i = start + 1; i <= t; ++i) {
-                if (high[i] > highest) {
+                if (high[i] >= highest) {
                     highest = high[i];
                     high_at = i;
                 }

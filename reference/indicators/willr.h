@@ -5,7 +5,8 @@
 // (divide by the range, then scale), clamped into [-100, 0], and 0 when the
 // range is zero within TA_IS_ZERO_SCALED(HH-LL, |HH|+|LL|).
 // Lookback: period - 1.
-// Seed: none.
+// Seed: none; the highest high and lowest low are cached with their bars as
+// in MAX and MIN (Note [Latest extreme] in max.h).
 
 #include "reference/indicators/common.h"
 
@@ -31,7 +32,7 @@ BT_KERNEL inline void willr_compute(const double* high, const double* low, const
             low_at = start;
             lowest = low[start];
             for (int i = start + 1; i <= t; ++i) {
-                if (low[i] < lowest) {
+                if (low[i] <= lowest) {
                     lowest = low[i];
                     low_at = i;
                 }
@@ -44,7 +45,7 @@ BT_KERNEL inline void willr_compute(const double* high, const double* low, const
             high_at = start;
             highest = high[start];
             for (int i = start + 1; i <= t; ++i) {
-                if (high[i] > highest) {
+                if (high[i] >= highest) {
                     highest = high[i];
                     high_at = i;
                 }

@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -108,25 +111,136 @@ TEST_CASE("the catalog lists every SPEC §5 indicator once, with its parameters 
     CHECK(find_indicator("ADX")->lookback(adx_params) == 27);
 }
 
-TEST_CASE("parameter validation names the indicator, the rule and the value") {
-    const auto* ema = find_indicator("EMA");
-    const std::vector<double> fractional = {1.5};
-    CHECK_THROWS_WITH_AS(btforge::validate_indicator_params(*ema, fractional),
-                         "EMA: period must be an integer >= 1 and <= 100000, got 1.5", std::invalid_argument);
-    const std::vector<double> rsi_one = {1};
-    CHECK_THROWS_WITH_AS(btforge::validate_indicator_params(*find_indicator("RSI"), rsi_one),
-                         "RSI: period must be an integer >= 2 and <= 100000, got 1", std::invalid_argument);
-    const std::vector<double> two = {12, 26};
-    CHECK_THROWS_WITH_AS(btforge::validate_indicator_params(*find_indicator("MACD"), two),
-                         "MACD: expected 3 parameter(s) (fast, slow, signal), got 2", std::invalid_argument);
-    const std::vector<double> negative_k = {20, -1};
-    CHECK_THROWS_WITH_AS(btforge::validate_indicator_params(*find_indicator("BBANDS"), negative_k),
-                         "BBANDS: k must be a finite number >= 0, got -1", std::invalid_argument);
-    const std::vector<double> nan_period = {std::nan("")};
-    CHECK_THROWS_AS(btforge::validate_indicator_params(*ema, nan_period), std::invalid_argument);
-    const std::vector<double> ok = {20, 2.5};
-    CHECK_NOTHROW(btforge::validate_indicator_params(*find_indicator("BBANDS"), ok));
-    CHECK_NOTHROW(btforge::validate_indicator_params(*find_indicator("OBV"), std::vector<double>{}));
+namespace {
+
+const double kNaN = std::nan("");
+const double kInf = std::numeric_limits<double>::infinity();
+const double kAboveMaxReal = std::nextafter(3e37, kInf);  // 3.0000000000000007e+37
+
+// One edge of one parameter domain (Note [Parameter domains]): the values
+// given, and the error they must give ("" where they are accepted). The
+// bounds are written here from TA-Lib 0.8.1's own ranges (its TA_BAD_PARAM),
+// not read from the registry, so the table checks the registry.
+struct DomainEdge {
+    const char* indicator;
+    std::vector<double> params;
+    const char* error;
+};
+
+const DomainEdge kDomainEdges[] = {
+    // Periods from 1: the least accepted, one below, the greatest, one above,
+    // a fraction, NaN and infinity.
+    {"SMA", {1}, ""},
+    {"SMA", {0}, "SMA: period must be an integer from 1 to 100000, got 0"},
+    {"SMA", {-1}, "SMA: period must be an integer from 1 to 100000, got -1"},
+    {"SMA", {100000}, ""},
+    {"SMA", {100001}, "SMA: period must be an integer from 1 to 100000, got 100001"},
+    {"SMA", {1.5}, "SMA: period must be an integer from 1 to 100000, got 1.5"},
+    {"SMA", {kNaN}, "SMA: period must be an integer from 1 to 100000, got nan"},
+    {"SMA", {kInf}, "SMA: period must be an integer from 1 to 100000, got inf"},
+    {"EMA", {1}, ""},
+    {"EMA", {0}, "EMA: period must be an integer from 1 to 100000, got 0"},
+    {"EMA", {100001}, "EMA: period must be an integer from 1 to 100000, got 100001"},
+    {"WMA", {1}, ""},
+    {"WMA", {100000}, ""},
+    {"WMA", {0}, "WMA: period must be an integer from 1 to 100000, got 0"},
+    {"KAMA", {1}, ""},
+    {"KAMA", {0}, "KAMA: period must be an integer from 1 to 100000, got 0"},
+    {"ATR", {1}, ""},
+    {"ATR", {0}, "ATR: period must be an integer from 1 to 100000, got 0"},
+    {"PLUS_DI", {1}, ""},
+    {"PLUS_DI", {0}, "PLUS_DI: period must be an integer from 1 to 100000, got 0"},
+    {"MINUS_DI", {1}, ""},
+    {"MINUS_DI", {100001}, "MINUS_DI: period must be an integer from 1 to 100000, got 100001"},
+    {"ROC", {1}, ""},
+    {"ROC", {0}, "ROC: period must be an integer from 1 to 100000, got 0"},
+    {"BREADTH", {1}, ""},
+    {"BREADTH", {0}, "BREADTH: period must be an integer from 1 to 100000, got 0"},
+    // Periods from 2.
+    {"RSI", {2}, ""},
+    {"RSI", {1}, "RSI: period must be an integer from 2 to 100000, got 1"},
+    {"RSI", {100000}, ""},
+    {"ADX", {2}, ""},
+    {"ADX", {1}, "ADX: period must be an integer from 2 to 100000, got 1"},
+    {"CCI", {2}, ""},
+    {"CCI", {1}, "CCI: period must be an integer from 2 to 100000, got 1"},
+    {"MFI", {2}, ""},
+    {"MFI", {1}, "MFI: period must be an integer from 2 to 100000, got 1"},
+    {"WILLR", {2}, ""},
+    {"WILLR", {1}, "WILLR: period must be an integer from 2 to 100000, got 1"},
+    {"MAX", {2}, ""},
+    {"MAX", {1}, "MAX: period must be an integer from 2 to 100000, got 1"},
+    {"MIN", {2}, ""},
+    {"MIN", {100001}, "MIN: period must be an integer from 2 to 100000, got 100001"},
+    // MACD: fast and slow from 2, signal from 1; fast > slow is TA-Lib's swap.
+    {"MACD", {2, 2, 1}, ""},
+    {"MACD", {100000, 100000, 100000}, ""},
+    {"MACD", {26, 12, 9}, ""},
+    {"MACD", {1, 26, 9}, "MACD: fast must be an integer from 2 to 100000, got 1"},
+    {"MACD", {12, 1, 9}, "MACD: slow must be an integer from 2 to 100000, got 1"},
+    {"MACD", {12, 26, 0}, "MACD: signal must be an integer from 1 to 100000, got 0"},
+    {"MACD", {12, 100001, 9}, "MACD: slow must be an integer from 2 to 100000, got 100001"},
+    {"MACD", {12, 26}, "MACD: expected 3 parameter(s) (fast, slow, signal), got 2"},
+    // STOCH: every period from 1.
+    {"STOCH", {1, 1, 1}, ""},
+    {"STOCH", {100000, 100000, 100000}, ""},
+    {"STOCH", {0, 3, 3}, "STOCH: fastk must be an integer from 1 to 100000, got 0"},
+    {"STOCH", {5, 0, 3}, "STOCH: slowk must be an integer from 1 to 100000, got 0"},
+    {"STOCH", {5, 3, 0}, "STOCH: slowd must be an integer from 1 to 100000, got 0"},
+    // BBANDS: period from 2; k any number from -3e37 to 3e37 (TA_REAL_MIN ..
+    // TA_REAL_MAX), negative and zero included.
+    {"BBANDS", {2, 2}, ""},
+    {"BBANDS", {1, 2}, "BBANDS: period must be an integer from 2 to 100000, got 1"},
+    {"BBANDS", {20, 0}, ""},
+    {"BBANDS", {20, -0.0}, ""},
+    {"BBANDS", {20, -1}, ""},
+    {"BBANDS", {20, 2.5}, ""},
+    {"BBANDS", {20, 3e37}, ""},
+    {"BBANDS", {20, -3e37}, ""},
+    {"BBANDS", {20, kAboveMaxReal}, "BBANDS: k must be a number from -3e+37 to 3e+37, got 3.0000000000000007e+37"},
+    {"BBANDS", {20, -kAboveMaxReal}, "BBANDS: k must be a number from -3e+37 to 3e+37, got -3.0000000000000007e+37"},
+    {"BBANDS", {20, 1e308}, "BBANDS: k must be a number from -3e+37 to 3e+37, got 1e+308"},
+    {"BBANDS", {20, kInf}, "BBANDS: k must be a number from -3e+37 to 3e+37, got inf"},
+    {"BBANDS", {20, -kInf}, "BBANDS: k must be a number from -3e+37 to 3e+37, got -inf"},
+    {"BBANDS", {20, kNaN}, "BBANDS: k must be a number from -3e+37 to 3e+37, got nan"},
+    // OBV takes none.
+    {"OBV", {}, ""},
+    {"OBV", {14}, "OBV: expected 0 parameter(s) (none), got 1"},
+};
+
+}  // namespace
+
+TEST_CASE("every parameter domain edge: accepted inside, refused outside with the domain in words") {
+    for (const DomainEdge& edge : kDomainEdges) {
+        const btforge::IndicatorDescriptor* desc = find_indicator(edge.indicator);
+        REQUIRE(desc != nullptr);
+        CAPTURE(edge.indicator);
+        CAPTURE(edge.params.size() > 0 ? edge.params.back() : 0.0);
+        if (std::string(edge.error).empty()) {
+            CHECK_NOTHROW(btforge::validate_indicator_params(*desc, edge.params));
+        } else {
+            CHECK_THROWS_WITH_AS(btforge::validate_indicator_params(*desc, edge.params), edge.error,
+                                 std::invalid_argument);
+        }
+    }
+}
+
+TEST_CASE("every parameter of every indicator states its domain") {
+    for (const btforge::IndicatorDescriptor& desc : indicator_catalog()) {
+        for (const btforge::IndicatorParam& param : desc.params) {
+            CAPTURE(desc.name);
+            CAPTURE(param.name);
+            CHECK(param.minimum <= param.maximum);
+            CHECK(std::isfinite(param.minimum));
+            CHECK(std::isfinite(param.maximum));
+            if (param.integer) {
+                CHECK((param.minimum == 1 || param.minimum == 2));
+                CHECK(param.maximum == 100000);
+            }
+        }
+    }
+    CHECK(btforge::describe_domain(find_indicator("BBANDS")->params[0]) == "an integer from 2 to 100000");
+    CHECK(btforge::describe_domain(find_indicator("BBANDS")->params[1]) == "a number from -3e+37 to 3e+37");
 }
 
 TEST_CASE("compute_aligned_series rejects unknown indicators, outputs and bad params") {
@@ -269,5 +383,149 @@ TEST_CASE("MAX and MIN say which price they read and that the current bar is inc
         CHECK(btforge::price_input_name(desc->inputs[0]) == price);
         CHECK(desc->semantics.find(std::string(name) == "MAX" ? "highest high" : "lowest low") != std::string_view::npos);
         CHECK(desc->semantics.find("the current bar included") != std::string_view::npos);
+    }
+}
+
+namespace {
+
+// Runs `desc` through the registry on `series`; one vector per output.
+std::vector<std::vector<double>> run(const btforge::IndicatorDescriptor& desc, const std::vector<double>& params,
+                                     const btforge::PriceSeries& series) {
+    std::vector<std::vector<double>> outputs(desc.outputs.size(), std::vector<double>(series.n, 12345.0));
+    std::vector<double*> pointers;
+    for (auto& o : outputs) pointers.push_back(o.data());
+    btforge::compute_indicator(desc, params, series, pointers);
+    return outputs;
+}
+
+// Deterministic bars quoted near 1.1 with ranges of 0.0005 .. 0.006 (a
+// currency pair's hours), a flat stretch (bars 60 .. 89: every price equal,
+// the zero tests' case) and a gap: x_{t+1} from a 64-bit LCG.
+struct Bars {
+    std::vector<double> open, high, low, close, volume;
+    btforge::PriceSeries series() const {
+        btforge::PriceSeries s;
+        s.open = open.data();
+        s.high = high.data();
+        s.low = low.data();
+        s.close = close.data();
+        s.volume = volume.data();
+        s.n = static_cast<int>(close.size());
+        return s;
+    }
+    Bars scaled(double factor) const {
+        Bars b = *this;
+        for (auto* column : {&b.open, &b.high, &b.low, &b.close})
+            for (double& x : *column) x *= factor;
+        return b;
+    }
+};
+
+Bars quoted_bars(int n) {
+    std::uint64_t state = 20261127;
+    auto uniform = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / 9007199254740992.0;  // [0, 1)
+    };
+    Bars b;
+    double close = 1.1;
+    for (int t = 0; t < n; ++t) {
+        const double open = close;
+        if (t < 60 || t >= 90) close = open * (1.0 + 0.004 * (uniform() - 0.5));
+        if (t == 120) close *= 1.03;
+        const bool flat = t >= 60 && t < 90;
+        b.open.push_back(open);
+        b.close.push_back(close);
+        b.high.push_back(flat ? close : std::max(open, close) + 0.003 * uniform());
+        b.low.push_back(flat ? close : std::min(open, close) - 0.003 * uniform());
+        b.volume.push_back(1000.0 + std::floor(9000.0 * uniform()));
+    }
+    return b;
+}
+
+// Outputs in the unit of the price (they scale with it); the others are
+// ratios, counts or volumes and do not change with the quote.
+bool in_price_unit(std::string_view indicator) {
+    for (std::string_view name : {"SMA", "EMA", "WMA", "KAMA", "MACD", "BBANDS", "ATR", "MAX", "MIN"})
+        if (indicator == name) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("every indicator gives the same answer at every price scale the loader accepts") {
+    // Multiplying by a power of two is exact, and so commutes with every
+    // rounding: at 2^-40 (about 9.1e-13, near the loader's 1e-12 floor) and
+    // 2^40 (about 1.1e12, its ceiling) a price-unit output must be the
+    // unscaled one times the factor bit for bit, and a ratio identical. A
+    // zero test in the quote's unit (a fixed band on a price quantity)
+    // breaks this: ADX's test of its true-range sum against 1e-14 did, on
+    // the bars quoted near 1.1 below, at 2^-40 (Note [TA-Lib zero tests]).
+    const Bars bars = quoted_bars(200);
+    const btforge::PriceSeries base = bars.series();
+    for (int exponent : {-40, 40}) {
+        const double factor = std::ldexp(1.0, exponent);
+        const Bars scaled_bars = bars.scaled(factor);
+        const btforge::PriceSeries scaled = scaled_bars.series();
+        for (const btforge::IndicatorDescriptor& desc : indicator_catalog()) {
+            if (desc.cross_symbol) continue;
+            // Periods 2 and 14 (BBANDS k 2, MACD 12/26/9 and 2/3/1).
+            for (int period : {2, 14}) {
+                std::vector<double> params;
+                for (std::size_t i = 0; i < desc.params.size(); ++i) {
+                    if (!desc.params[i].integer) params.push_back(2.0);
+                    else if (desc.name == "MACD") params.push_back(period == 2 ? 2.0 + i : (i == 0 ? 12 : i == 1 ? 26 : 9));
+                    else params.push_back(period);
+                }
+                const auto expected = run(desc, params, base);
+                const auto got = run(desc, params, scaled);
+                const double unit = in_price_unit(desc.name) ? factor : 1.0;
+                for (std::size_t o = 0; o < got.size(); ++o) {
+                    for (std::size_t t = 0; t < got[o].size(); ++t) {
+                        if (!same(got[o][t], expected[o][t] * unit)) {
+                            FAIL_CHECK(desc.name << " period " << period << " output " << desc.outputs[o] << " at x 2^"
+                                                 << exponent << ", bar " << t << ": " << got[o][t] << ", expected "
+                                                 << expected[o][t] * unit);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("every indicator computes at the top of its domain") {
+    // Every period at 100000 (BBANDS k at 3e37) on a constant series just long
+    // enough for two outputs: NaN before the lookback, then the constant's
+    // value. WMA's divider period*(period+1)/2 overflowed an int from period
+    // 46341 on (Note [WMA re-anchoring]).
+    for (const btforge::IndicatorDescriptor& desc : indicator_catalog()) {
+        if (desc.cross_symbol) continue;
+        CAPTURE(desc.name);
+        std::vector<double> params;
+        for (const btforge::IndicatorParam& param : desc.params) params.push_back(param.maximum);
+        const int lookback = desc.lookback(params);
+        const int n = lookback + 2;
+        const std::vector<double> price(static_cast<std::size_t>(n), 1.5);
+        const std::vector<double> volume(static_cast<std::size_t>(n), 100.0);
+        btforge::PriceSeries s;
+        s.open = s.high = s.low = s.close = price.data();
+        s.volume = volume.data();
+        s.n = n;
+        const auto outputs = run(desc, params, s);
+        // The constant for averages, bands and extremes; 0 for the ranges
+        // (ATR), differences (MACD) and oscillators; OBV its first volume.
+        double expected = in_price_unit(desc.name) ? 1.5 : 0.0;
+        if (desc.name == "ATR" || desc.name == "MACD") expected = 0.0;
+        if (desc.name == "OBV") expected = 100.0;
+        for (std::size_t o = 0; o < outputs.size(); ++o) {
+            CAPTURE(desc.outputs[o]);
+            const std::vector<double>& values = outputs[o];
+            const auto first_value = std::find_if(values.begin(), values.end(), [](double v) { return !std::isnan(v); });
+            CHECK(first_value - values.begin() == lookback);
+            CHECK(values[static_cast<std::size_t>(lookback)] == expected);
+            CHECK(values[static_cast<std::size_t>(lookback + 1)] == expected);
+        }
     }
 }

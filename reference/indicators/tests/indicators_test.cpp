@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "reference/indicators/adx.h"
@@ -345,4 +346,186 @@ TEST_CASE("BREADTH") {
     btforge::breadth_compute(m, ema.data(), out.data());
     expect_series(out, {NaN, 0.5, 2.0 / 3.0});
     CHECK(btforge::breadth_lookback(20) == 19);
+}
+
+// ---- TA-Lib 0.8.1's arithmetic (issue 29): its fused multiply-adds, WMA's
+// re-anchoring, the zero tests at every price scale, its edge rules.
+
+namespace {
+
+// Deterministic doubles over many binades: significand from a 64-bit LCG,
+// exponent in [-exp_range, exp_range], random sign.
+struct RandomDoubles {
+    std::uint64_t state;
+    std::uint64_t next() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state;
+    }
+    double operator()(int exp_range) {
+        const double significand = 1.0 + static_cast<double>(next() >> 12) / 4503599627370496.0;  // [1, 2)
+        const int exponent = static_cast<int>(next() % static_cast<std::uint64_t>(2 * exp_range + 1)) - exp_range;
+        const double x = std::ldexp(significand, exponent);
+        return (next() & 1) != 0 ? -x : x;
+    }
+};
+
+bool identical(double a, double b) { return a == b && std::signbit(a) == std::signbit(b); }
+
+bool same_value(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+}  // namespace
+
+TEST_CASE("ta_neighbour_double is the next double up or down") {
+    RandomDoubles random{1};
+    for (int i = 0; i < 200000; ++i) {
+        const double x = random(300);
+        CAPTURE(x);
+        REQUIRE(btforge::ta_neighbour_double(x, 1.0) == std::nextafter(x, INFINITY));
+        REQUIRE(btforge::ta_neighbour_double(x, -1.0) == std::nextafter(x, -INFINITY));
+    }
+    // Powers of two (the binade edges, where the spacing below is half the
+    // spacing above) and the largest significand.
+    for (int e = -900; e <= 900; e += 7) {
+        for (double x : {std::ldexp(1.0, e), std::ldexp(-1.0, e), std::ldexp(2.0 - 2.220446049250313e-16, e)}) {
+            CAPTURE(x);
+            CHECK(btforge::ta_neighbour_double(x, 1.0) == std::nextafter(x, INFINITY));
+            CHECK(btforge::ta_neighbour_double(x, -1.0) == std::nextafter(x, -INFINITY));
+        }
+    }
+}
+
+TEST_CASE("ta_fma is the correctly rounded a*b + c, as std::fma") {
+    // Note [TA-Lib's fused multiply-adds]: compared with the C library's fma
+    // (correctly rounded by the standard) bit for bit.
+    RandomDoubles random{2};
+    long checked = 0;
+    for (int i = 0; i < 300000; ++i) {
+        const double a = random(60);
+        const double b = random(60);
+        // c at the product's scale (so the sum cancels or ties often), near
+        // it, or far below and above it.
+        const double product = a * b;
+        const double c = i % 4 == 0   ? -product
+                         : i % 4 == 1 ? -product * (1.0 + std::ldexp(static_cast<double>(random.next() % 64), -52))
+                         : i % 4 == 2 ? random(60)
+                                      : product * std::ldexp(1.0, static_cast<int>(random.next() % 120) - 60);
+        const double got = btforge::ta_fma(a, b, c);
+        const double want = std::fma(a, b, c);
+        if (!(got == want || (got == 0.0 && want == 0.0))) {
+            FAIL_CHECK("ta_fma(" << a << ", " << b << ", " << c << ") = " << got << ", fma gives " << want);
+            break;
+        }
+        ++checked;
+    }
+    CHECK(checked == 300000);
+    // Ties: a*b + c exactly halfway between two doubles, and a hair off it,
+    // where rounding twice goes the wrong way.
+    const double u = 1.1102230246251565e-16;  // 2^-53
+    struct Case {
+        double a, b, c;
+    };
+    const Case ties[] = {
+        {1.0 + 134217728.0 * 2 * u, 1.0 - 134217728.0 * 2 * u, u + u / 2},  // (1 - 2^-54) + 3*2^-54: 1 + 2^-53, a tie
+        {1.0 + 2 * u, 1.0 + 2 * u, -2 * u},                                     // 1 + 2^-104: just above 1
+        {1.0 + 2 * u, 1.0 - 2 * u, u},                                          // 1 + 2^-53 - 2^-104: just below a tie
+        {3.0, 1.0 / 3.0, -1.0},                                                 // the residue of 1/3
+        {0.1, 10.0, -1.0},
+        {1e16, 1e16 + 2, -1e32},
+        {0.0, 5.0, -7.25},
+        {2.0, 3.0, 0.0},
+    };
+    for (const Case& t : ties) {
+        CAPTURE(t.a);
+        CAPTURE(t.b);
+        CAPTURE(t.c);
+        CHECK(identical(btforge::ta_fma(t.a, t.b, t.c), std::fma(t.a, t.b, t.c)) == true);
+    }
+}
+
+TEST_CASE("EMA and a MACD signal of period 1 are copies of their input") {
+    // TA-Lib 0.8.1's explicit period-1 copy: (x - prev) * 1 + prev need not
+    // give x back ((1e-12 - 3) + 3 rounds to 1.000088900582341e-12).
+    expect_series(run1(btforge::ema_compute, {3.0, 1e-12, 5.0}, 1), {3.0, 1e-12, 5.0});
+    CHECK(run1(btforge::ema_compute, {3.0, 1e-12}, 1)[1] == 1e-12);
+    const V in = {1, 2, 4, 1e-12, 3, 2e-12};
+    V macd(6), signal(6), hist(6);
+    btforge::macd_compute(in.data(), 6, 2, 3, 1, macd.data(), signal.data(), hist.data());
+    for (int t = 2; t < 6; ++t) {
+        CAPTURE(t);
+        CHECK(identical(signal[t], macd[t]));
+        CHECK(hist[t] == 0.0);
+    }
+}
+
+TEST_CASE("WMA re-anchors its running sums every 8*period bars") {
+    // Note [WMA re-anchoring]. WMA(3) of 123456789.123, then 0.1 forever:
+    // once the large value has left the window (bar 3) the WMA is 0.1, but
+    // the running sums keep the rounding of the large value and add one each
+    // bar: the drift grows linearly, 6.5e-7 relative by bar 24. Those are
+    // TA-Lib's values too, up to its first re-anchoring on output bar
+    // 8*3 - 1 = 23, i.e. bar 25; from there on every value is the window's
+    // own, (0.1*1 + 0.1*2 + 0.1*3) / 6. The literals are TA-Lib 0.8.1's.
+    V in(60, 0.1);
+    in[0] = 123456789.123;
+    const V out = run1(btforge::wma_compute, in, 3);
+    CHECK(out[2] == 20576131.603833333);
+    CHECK(out[3] == 0.1000000019868215);
+    CHECK(out[24] == 0.10000006457169867);
+    const double window = (0.1 * 1.0 + 0.1 * 2.0 + 0.1 * 3.0) / 6.0;
+    CHECK(window == 0.10000000000000002);
+    for (int t = 25; t < 60; ++t) {
+        CAPTURE(t);
+        CHECK(out[t] == window);
+    }
+    // The divider in double: period*(period+1) overflows an int from 46341.
+    const V flat(46342, 1.25);
+    const V big = run1(btforge::wma_compute, flat, 46341);
+    CHECK(std::isnan(big[46339]));
+    CHECK(big[46340] == 1.25);
+    CHECK(big[46341] == 1.25);
+}
+
+TEST_CASE("KAMA's efficiency ratio is at most 1 on a fall as on a rise") {
+    // A sliding sum of |changes| that ended a bit below the move it spans:
+    // 347.4599999999999 against a fall of 347.46000000000004 gives ER 1, as
+    // a sum of 0 or a rise larger than the sum does (TA-Lib 0.8.1).
+    const double er_one = btforge::kama_smoothing(0.0, 0.0);
+    CHECK(btforge::kama_smoothing(347.4599999999999, -347.46000000000004) == er_one);
+    CHECK(btforge::kama_smoothing(347.4599999999999, 347.46000000000004) == er_one);
+    CHECK(btforge::kama_smoothing(-1e-30, -2.0) == er_one);
+    CHECK(btforge::kama_smoothing(4.0, -2.0) < er_one);
+    // The monthly BTC/USD closes where it happens (backtesting.py's data),
+    // against TA-Lib 0.8.1's KAMA(2).
+    const V out = run1(btforge::kama_compute, {203.74, 1110.09, 734.33, 801.46, 575.5, 454.0}, 2);
+    CHECK(out[2] == 1073.1097666035557);
+    CHECK(out[5] == 725.7537487514255);
+}
+
+TEST_CASE("ADX, DI and RSI are the same at a quote of 1e-12 as at 1") {
+    // Bars near 1 with ranges of 0.002, falling, then an up bar; scaled by
+    // 2^-40 (about 9.1e-13, an exact scaling) the true ranges are about
+    // 1.8e-15, so the Wilder sum of TR stays below the fixed 1e-14 band of
+    // TA_IS_ZERO: only an exact test gives the unscaled index (Note [ADX zero
+    // tests]).
+    Bars quote = {{1.001, 1.000, 0.999, 0.998, 0.999}, {0.999, 0.998, 0.997, 0.996, 0.997},
+                  {1.000, 0.999, 0.998, 0.997, 0.998}, {1, 1, 1, 1, 1}};
+    Bars tiny = quote;
+    for (V* column : {&tiny.high, &tiny.low, &tiny.close})
+        for (double& x : *column) x = std::ldexp(x, -40);
+    const V adx = run_hlc(btforge::adx_compute, quote, 2);
+    CHECK(adx[3] == doctest::Approx(100.0).epsilon(1e-12));
+    const V adx_tiny = run_hlc(btforge::adx_compute, tiny, 2);
+    const V plus = run_hlc(btforge::plus_di_compute, quote, 2);
+    const V plus_tiny = run_hlc(btforge::plus_di_compute, tiny, 2);
+    const V minus = run_hlc(btforge::minus_di_compute, quote, 2);
+    const V minus_tiny = run_hlc(btforge::minus_di_compute, tiny, 2);
+    for (int t = 0; t < 5; ++t) {
+        CAPTURE(t);
+        CHECK(same_value(adx_tiny[t], adx[t]));
+        CHECK(same_value(plus_tiny[t], plus[t]));
+        CHECK(same_value(minus_tiny[t], minus[t]));
+    }
+    const V rsi = run1(btforge::rsi_compute, quote.close, 2);
+    const V rsi_tiny = run1(btforge::rsi_compute, tiny.close, 2);
+    CHECK(rsi_tiny[4] == rsi[4]);
 }

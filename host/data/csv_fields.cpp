@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "host/data/data_error.h"
+#include "host/io/printable_text.h"
 
 namespace btforge {
 
@@ -29,11 +30,8 @@ std::string csv_lowercase(std::string_view s) {
 }
 
 std::string in_quotes(std::string_view s) {
-    constexpr std::size_t kMax = 40;
-    std::string text = "\"";
-    text.append(s.substr(0, kMax));
-    if (s.size() > kMax) text += "...";
-    return text + "\"";
+    // Note [Bytes of a file in a message]: a binary file's header is not echoed raw.
+    return "\"" + printable_text(s, 40) + "\"";
 }
 
 std::string shortest_text(double value) {
@@ -48,18 +46,6 @@ std::string describe_ms(std::int64_t ms) {
     } catch (const std::out_of_range&) {
         return std::to_string(ms) + " ms";
     }
-}
-
-std::optional<std::string> symbol_name_problem(std::string_view symbol) {
-    if (symbol.empty() || csv_trim(symbol).size() != symbol.size()) {
-        return "symbol " + in_quotes(symbol) + " is empty or has surrounding spaces";
-    }
-    for (const char c : symbol) {
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-            return "symbol " + in_quotes(symbol) + " contains a control character";
-        }
-    }
-    return std::nullopt;
 }
 
 std::vector<std::size_t> map_csv_header(const CsvRow& header, std::span<const CsvColumn> columns,

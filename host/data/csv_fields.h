@@ -32,12 +32,6 @@ std::string in_quotes(std::string_view s);      // "text", cut at 40 characters
 std::string shortest_text(double value);        // the shortest text that reads back as `value`
 std::string describe_ms(std::int64_t ms);       // ISO-8601, or "N ms" outside years 0000..9999
 
-// The market's rule for a symbol's name (bad-symbol): not empty, no
-// surrounding spaces, no control character. What is wrong with `symbol`,
-// for a message, or nullopt for a good name. Note [Market import] and Note
-// [Funding history] hold the symbols they read from names and columns to it.
-std::optional<std::string> symbol_name_problem(std::string_view symbol);
-
 inline constexpr std::size_t kCsvAbsent = static_cast<std::size_t>(-1);
 
 struct CsvColumn {

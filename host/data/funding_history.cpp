@@ -6,6 +6,7 @@
 
 #include "host/data/csv_bar_fields.h"
 #include "host/data/csv_fields.h"
+#include "host/data/market_rules.h"
 #include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
 #include "host/data/market_import.h"
@@ -57,7 +58,7 @@ FundingHistory load_funding_history(const std::filesystem::path& file, std::opti
         settlement.line = line;
         settlement.time_ms = units.timestamp_ms(row, column_of[kTimestamp]);
         const std::string& symbol = fields[column_of[kSymbol]].text;
-        if (const std::optional<std::string> problem = symbol_name_problem(symbol)) {
+        if (const std::optional<std::string> problem = symbol_name_break(symbol)) {
             row.fail(column_of[kSymbol], "bad-symbol", *problem);
         }
         settlement.rate = csv_funding_rate(row, column_of[kRate], "rate", "settlement");

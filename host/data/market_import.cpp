@@ -8,6 +8,7 @@
 
 #include "host/data/csv_bar_fields.h"
 #include "host/data/csv_fields.h"
+#include "host/data/market_rules.h"
 #include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
 #include "host/data/market_limits.h"
@@ -92,7 +93,7 @@ std::string symbol_from_name(const std::filesystem::path& file, const std::strin
                             std::string(tokens[t]) + "\" could be its interval (the symbol " + in_quotes(symbol) +
                             " or " + in_quotes(symbol.substr(0, before)) + "?): " + advice);
     }
-    if (const std::optional<std::string> problem = symbol_name_problem(symbol)) {
+    if (const std::optional<std::string> problem = symbol_name_break(symbol)) {
         throw DataError(file.string(), 0, 0, "bad-symbol", "the file name's " + *problem + ": " + advice);
     }
     return symbol;
@@ -243,7 +244,7 @@ void read_mapped_csv(const std::filesystem::path& file, std::size_t file_index, 
             out.add(file_index, file_symbol, bar, line);
         } else {
             const std::string& symbol = fields[at[kSymbol]].text;
-            if (const std::optional<std::string> problem = symbol_name_problem(symbol)) {
+            if (const std::optional<std::string> problem = symbol_name_break(symbol)) {
                 row.fail(at[kSymbol], "bad-symbol", *problem);
             }
             out.add(file_index, symbol, bar, line);
@@ -514,7 +515,7 @@ ImportedBars import_bars(std::span<const std::filesystem::path> files, const Imp
         throw std::invalid_argument("--bar-offset must be shorter than --bar (and needs it)");
     }
     if (!options.symbol.empty()) {
-        if (const std::optional<std::string> problem = symbol_name_problem(options.symbol)) {
+        if (const std::optional<std::string> problem = symbol_name_break(options.symbol)) {
             throw std::invalid_argument("--symbol: " + *problem);
         }
     }
@@ -589,7 +590,7 @@ ImportedBars import_bars(std::span<const std::filesystem::path> files, const Imp
 FundingHistory import_funding(std::span<const std::filesystem::path> files, const ImportOptions& options) {
     if (files.empty()) throw std::invalid_argument("no files to import");
     if (!options.symbol.empty()) {
-        if (const std::optional<std::string> problem = symbol_name_problem(options.symbol)) {
+        if (const std::optional<std::string> problem = symbol_name_break(options.symbol)) {
             throw std::invalid_argument("--symbol: " + *problem);
         }
     }

@@ -12,6 +12,9 @@ std::vector<IndicatorSignature> indicator_signatures() {
         for (const IndicatorParam& p : d.params) {
             s.params.emplace_back(p.name);
             s.integer_params.push_back(p.integer);
+            s.param_minimum.push_back(p.minimum);
+            s.param_maximum.push_back(p.maximum);
+            s.param_domain.push_back(describe_domain(p));
         }
         for (std::string_view o : d.outputs) s.outputs.emplace_back(o);
         for (PriceInput input : d.inputs) s.inputs.emplace_back(price_input_name(input));

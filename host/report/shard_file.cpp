@@ -11,6 +11,7 @@
 
 #include "host/data/data_error.h"
 #include "host/io/input_file.h"
+#include "host/io/printable_text.h"
 #include "host/io/sha256.h"
 #include "host/json/checked_json.h"
 #include "host/spec/account_settings.h"
@@ -26,25 +27,8 @@ constexpr std::size_t kDigestBytes = 32;
 // A run's combinations never exceed 2^63 (CombinationSpace).
 constexpr std::uint64_t kMaxCombinations = std::uint64_t{1} << 63;
 
-// `text` for a message: every byte that is not printable ASCII (control
-// characters, DEL, the bytes of any other character) as \xNN, at most
-// `limit` bytes of it, so no byte of a bad file reaches a terminal raw.
-std::string printable(std::string_view text, std::size_t limit = 80) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (i == limit) return out + "...";
-        const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte >= 0x20 && byte < 0x7f) {
-            out += static_cast<char>(byte);
-        } else {
-            out += "\\x";
-            out += kHex[byte >> 4];
-            out += kHex[byte & 0xf];
-        }
-    }
-    return out;
-}
+// Note [Bytes of a file in a message]
+std::string printable(std::string_view text, std::size_t limit = 80) { return printable_text(text, limit); }
 
 // A JSON value for a message: its kind, or a short escaped text of a scalar.
 std::string describe_value(const json& value) {

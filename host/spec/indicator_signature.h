@@ -19,6 +19,13 @@ struct IndicatorSignature {
     // (Note [Indicator input column]); empty when it reads several or the
     // whole market.
     std::vector<std::string> input_columns;
+    // Per param, its domain (Note [Parameter domains]; empty: none stated): inclusive bounds and
+    // the words for them ("an integer from 2 to 100000"). The spec parser
+    // checks a literal against it, and a parameter bound to it by its
+    // declared type and range, so a value outside is named at its JSON path.
+    std::vector<double> param_minimum;
+    std::vector<double> param_maximum;
+    std::vector<std::string> param_domain;
 };
 
 }  // namespace btforge

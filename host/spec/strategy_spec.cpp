@@ -97,13 +97,24 @@ AccountSpec parse_account(const JsonNode& node) {
     return apply_account_overrides(AccountSpec{}, spec_detail::parse_account_block(node));
 }
 
-IndicatorArg parse_argument(const JsonNode& node, const std::string& arg_name, const std::vector<ParameterSpec>& params,
-                            std::vector<bool>& used) {
+// Note [Parameter domains]: an indicator argument is checked where the spec
+// gives it, so a value outside its domain is named at its JSON path, not
+// later by the indicator without a location.
+IndicatorArg parse_argument(const JsonNode& node, const IndicatorSignature& sig, std::size_t arg_index,
+                            const std::vector<ParameterSpec>& params, std::vector<bool>& used) {
     IndicatorArg arg;
-    arg.name = arg_name;
+    arg.name = sig.params[arg_index];
+    const bool has_domain = arg_index < sig.param_domain.size();
+    const std::string takes =
+        has_domain ? sig.name + "'s " + arg.name + ": " + sig.param_domain[arg_index] : std::string();
+    const auto within = [&](double v) {
+        return !has_domain || (v >= sig.param_minimum[arg_index] && v <= sig.param_maximum[arg_index] &&
+                               (!sig.integer_params[arg_index] || v == std::floor(v)));
+    };
     const auto& j = node.json();
     if (j.is_number()) {
         arg.literal = j.get<double>();
+        if (!within(arg.literal)) node.fail(takes, format_double(arg.literal));
         return arg;
     }
     if (!j.is_string()) node.fail("a number or the name of a series parameter");
@@ -113,6 +124,15 @@ IndicatorArg parse_argument(const JsonNode& node, const std::string& arg_name, c
     if (!it->series)
         node.fail("a parameter with \"series\": true (indicator arguments change series)",
                   in_quotes(referenced) + ", declared with \"series\": false at " + it->json_path);
+    if (has_domain) {
+        const bool integral = it->type != ParameterType::Double;
+        if ((sig.integer_params[arg_index] && !integral) || !within(it->min) || !within(it->max)) {
+            node.fail("a parameter whose values all lie in " + takes,
+                      in_quotes(referenced) + ", declared at " + it->json_path + " as " +
+                          (integral ? "an integer" : "a number") + " from " + format_double(it->min) + " to " +
+                          format_double(it->max));
+        }
+    }
     const auto index = static_cast<std::size_t>(it - params.begin());
     used[index] = true;
     arg.parameter = index;
@@ -171,8 +191,8 @@ IndicatorUse parse_indicator(const JsonNode& node, const std::vector<IndicatorUs
             JsonNode(value, spec_detail::json_pointer_child(args.pointer(), key), args.origin())
                 .fail("one of " + sig->name + "'s parameters (" + join(sig->params) + ")", "unknown key " + in_quotes(key));
     }
-    for (const auto& arg_name : sig->params)
-        use.args.push_back(parse_argument(args.require(arg_name, takes), arg_name, params, used));
+    for (std::size_t a = 0; a < sig->params.size(); ++a)
+        use.args.push_back(parse_argument(args.require(sig->params[a], takes), *sig, a, params, used));
     return use;
 }
 

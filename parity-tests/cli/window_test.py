@@ -66,8 +66,13 @@ class WindowTest(unittest.TestCase):
                                          "first_bar": FIRST_BAR, "bars": N_BARS, "warmup_bars": FIRST_BAR})
         self.assertEqual(doc["cells"], doc["combinations"] * 4 * N_BARS)
         self.assertIn("x 4 symbols x %d bars" % N_BARS, p.stdout)
-        self.assertIn(" --from 2024-02-01 --to 2024-04-01 --combination ", p.stdout,
-                      "the replay hint must carry the window")
+        # Note [Replaying a row from its results]: the hint replays from the
+        # result JSON, whose inputs carry the window.
+        self.assertEqual(doc["inputs"]["from"], "2024-02-01")
+        self.assertEqual(doc["inputs"]["to"], "2024-04-01")
+        hint = next(line for line in p.stdout.splitlines() if line.startswith("replay the best: "))
+        replay = self.btforge(*hint.split()[4:])
+        self.assertIn("(bars 744..2183 of 3000: 1440 bars;", replay.stdout)
         _, whole_rows, whole = self.sweep("whole")
         self.assertEqual(whole["window"]["bars"], 3000)
         self.assertEqual(whole["window"]["warmup_bars"], 0)

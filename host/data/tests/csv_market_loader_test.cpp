@@ -11,7 +11,7 @@
 #include "host/data/data_error.h"
 #include "host/data/market_limits.h"
 #include "host/data/tests/market_compare.h"
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 
 using btforge::DataError;
 using btforge::load_market_csv;

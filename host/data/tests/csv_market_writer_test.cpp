@@ -9,7 +9,7 @@
 #include "host/data/instruments.h"
 #include "host/data/synthetic_market.h"
 #include "host/data/tests/market_compare.h"
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 
 using btforge::load_market_csv;
 using btforge::make_synthetic_market;

@@ -8,7 +8,7 @@
 
 #include "host/data/csv_rows.h"
 #include "host/data/data_error.h"
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 #include "host/io/sha256.h"
 
 namespace btforge {

@@ -7,7 +7,7 @@
 
 #include "host/data/data_error.h"
 #include "host/data/instruments.h"
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 #include "host/json/checked_json.h"
 
 namespace btforge {

@@ -6,7 +6,7 @@
 #include "host/data/instruments.h"
 #include "host/data/margin_schedule_input.h"
 #include "reference/margin/default_margin_schedule.h"
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 
 using btforge::DataError;
 using btforge::Instrument;

@@ -18,7 +18,7 @@
 #include "host/data/market_cache.h"
 #include "host/data/synthetic_market.h"
 #include "host/data/tests/market_compare.h"
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 #include "host/io/sha256.h"
 
 namespace btforge {

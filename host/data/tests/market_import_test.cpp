@@ -8,7 +8,7 @@
 
 #include "host/data/data_error.h"
 #include "host/data/market_import.h"
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 
 namespace btforge {
 namespace {

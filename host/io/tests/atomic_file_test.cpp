@@ -13,22 +13,14 @@
 
 #include "host/io/atomic_file.h"
 #include "host/io/output_transaction.h"
+#include "host/io/tests/temp_dir.h"
 
 namespace fs = std::filesystem;
+using btforge::testing::TempDir;
 using btforge::AtomicFile;
 using btforge::OutputTransaction;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("btforge-atomic-test-" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 std::set<std::string> names_in(const fs::path& dir) {
     std::set<std::string> names;
@@ -66,19 +58,19 @@ void run_and_kill(Body body) {
 
 TEST_CASE("a run killed while it writes leaves no file") {
     TempDir dir;
-    std::ofstream(dir.path / "res.csv") << "an older result\n";
+    std::ofstream(dir.path() / "res.csv") << "an older result\n";
     run_and_kill([&] {
         // Opened at the start of a run, half written, then killed.
         OutputTransaction outputs;
-        outputs.add(dir.path / "res.csv");
-        outputs.add(dir.path / "res.json");
+        outputs.add(dir.path() / "res.csv");
+        outputs.add(dir.path() / "res.json");
         outputs.stream(0) << std::string(1 << 20, 'x');
         outputs.stream(0).flush();
     });
     // Unnamed temporaries (this test's file system has O_TMPFILE; Debian's
     // ext4, xfs, btrfs and tmpfs all do) vanish with their process.
-    CHECK(names_in(dir.path) == std::set<std::string>{"res.csv"});
-    std::ifstream in(dir.path / "res.csv");
+    CHECK(names_in(dir.path()) == std::set<std::string>{"res.csv"});
+    std::ifstream in(dir.path() / "res.csv");
     std::string line;
     std::getline(in, line);
     CHECK(line == "an older result");
@@ -90,42 +82,42 @@ TEST_CASE("a killed run's named temporaries and backups are removed by the next 
     const std::string alive = std::to_string(::getppid());
     for (const std::string& name : {"res.csv.tmp-" + dead, "res.csv.bak-" + dead, "res.csv.tmp-" + alive,
                                     std::string("res.csv.tmp-12ab"), "other.csv.tmp-" + dead, "res.csv.tmp-" + dead + ".x"}) {
-        std::ofstream(dir.path / name) << "left behind\n";
+        std::ofstream(dir.path() / name) << "left behind\n";
     }
-    CHECK(btforge::remove_stale_temporaries(dir.path / "res.csv") == 2);
+    CHECK(btforge::remove_stale_temporaries(dir.path() / "res.csv") == 2);
     // A live process's files, other names and other outputs' files stay.
-    CHECK(names_in(dir.path) == std::set<std::string>{"res.csv.tmp-" + alive, "res.csv.tmp-12ab",
+    CHECK(names_in(dir.path()) == std::set<std::string>{"res.csv.tmp-" + alive, "res.csv.tmp-12ab",
                                                       "other.csv.tmp-" + dead, "res.csv.tmp-" + dead + ".x"});
     // Writing res.csv cleans its own leftovers first.
-    std::ofstream(dir.path / ("res.csv.tmp-" + dead)) << "left behind\n";
-    btforge::write_file_atomically(dir.path / "res.csv", "new\n");
-    CHECK(names_in(dir.path).count("res.csv.tmp-" + dead) == 0);
-    CHECK(names_in(dir.path).count("res.csv") == 1);
+    std::ofstream(dir.path() / ("res.csv.tmp-" + dead)) << "left behind\n";
+    btforge::write_file_atomically(dir.path() / "res.csv", "new\n");
+    CHECK(names_in(dir.path()).count("res.csv.tmp-" + dead) == 0);
+    CHECK(names_in(dir.path()).count("res.csv") == 1);
 }
 
 TEST_CASE("a file written through AtomicFile has no name until it is finished") {
     TempDir dir;
-    AtomicFile file(dir.path / "out.txt");
+    AtomicFile file(dir.path() / "out.txt");
     file.stream() << "content\n";
     CHECK(file.unnamed());
-    CHECK(fs::is_empty(dir.path));
+    CHECK(fs::is_empty(dir.path()));
     file.finish();
     CHECK(!file.unnamed());
-    CHECK(names_in(dir.path) == std::set<std::string>{"out.txt.tmp-" + std::to_string(::getpid())});
+    CHECK(names_in(dir.path()) == std::set<std::string>{"out.txt.tmp-" + std::to_string(::getpid())});
     file.publish();
-    CHECK(names_in(dir.path) == std::set<std::string>{"out.txt"});
+    CHECK(names_in(dir.path()) == std::set<std::string>{"out.txt"});
 }
 
 TEST_CASE("a file abandoned before publication leaves nothing, named or not") {
     TempDir dir;
     {
-        AtomicFile unfinished(dir.path / "a.txt");
+        AtomicFile unfinished(dir.path() / "a.txt");
         unfinished.stream() << "partial";
     }
     {
-        AtomicFile finished(dir.path / "b.txt");
+        AtomicFile finished(dir.path() / "b.txt");
         finished.stream() << "whole";
         finished.finish();
     }
-    CHECK(fs::is_empty(dir.path));
+    CHECK(fs::is_empty(dir.path()));
 }

@@ -12,22 +12,14 @@
 #include <unistd.h>
 
 #include "host/io/input_file.h"
+#include "host/io/tests/temp_dir.h"
 
 namespace fs = std::filesystem;
+using btforge::testing::TempDir;
 using btforge::InputStreaming;
 using btforge::read_input_file;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("btforge-input-test-" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 std::string failure(const fs::path& file, std::uint64_t limit, InputStreaming streaming) {
     try {
@@ -42,12 +34,12 @@ std::string failure(const fs::path& file, std::uint64_t limit, InputStreaming st
 
 TEST_CASE("a regular file is read whole within its limit") {
     TempDir dir;
-    std::ofstream(dir.path / "g.json") << "[1,2,3]";
-    CHECK(read_input_file(dir.path / "g.json", "grid file", 7, InputStreaming::refused) == "[1,2,3]");
-    CHECK(failure(dir.path / "g.json", 6, InputStreaming::refused) ==
+    std::ofstream(dir.path() / "g.json") << "[1,2,3]";
+    CHECK(read_input_file(dir.path() / "g.json", "grid file", 7, InputStreaming::refused) == "[1,2,3]");
+    CHECK(failure(dir.path() / "g.json", 6, InputStreaming::refused) ==
           "too-large: the grid file has 7 bytes; at most 6 bytes are read");
-    CHECK(failure(dir.path / "absent", 6, InputStreaming::refused) == "cannot-read: no such file");
-    CHECK(failure(dir.path, 6, InputStreaming::allowed) == "not-a-regular-file: is a directory, not a grid file");
+    CHECK(failure(dir.path() / "absent", 6, InputStreaming::refused) == "cannot-read: no such file");
+    CHECK(failure(dir.path(), 6, InputStreaming::allowed) == "not-a-regular-file: is a directory, not a grid file");
 }
 
 TEST_CASE("devices are refused before a byte is read") {
@@ -59,7 +51,7 @@ TEST_CASE("devices are refused before a byte is read") {
 
 TEST_CASE("a sparse file larger than the limit costs a stat, not its size") {
     TempDir dir;
-    const fs::path sparse = dir.path / "sparse.csv";
+    const fs::path sparse = dir.path() / "sparse.csv";
     std::ofstream(sparse).close();
     fs::resize_file(sparse, std::uint64_t{3} << 30);  // 3 GiB of holes
     const auto started = std::chrono::steady_clock::now();
@@ -70,7 +62,7 @@ TEST_CASE("a sparse file larger than the limit costs a stat, not its size") {
 
 TEST_CASE("a FIFO without a writer does not block open(); it is a stream") {
     TempDir dir;
-    const fs::path fifo = dir.path / "fifo";
+    const fs::path fifo = dir.path() / "fifo";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     // Refused where the size must be known, read as an empty stream where a
     // stream is allowed (no writer: end of file at once). Before Note

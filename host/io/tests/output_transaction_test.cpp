@@ -13,20 +13,12 @@
 #include <unistd.h>
 
 #include "host/io/output_transaction.h"
+#include "host/io/tests/temp_dir.h"
 
 namespace fs = std::filesystem;
+using btforge::testing::TempDir;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("btforge-io-test-" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 std::string read(const fs::path& file) {
     std::ifstream in(file);
@@ -51,59 +43,59 @@ std::string listing(const fs::path& dir) {
 
 TEST_CASE("a transaction publishes every file, replacing old ones, and leaves nothing else") {
     TempDir dir;
-    write(dir.path / "a.csv", "old a");
+    write(dir.path() / "a.csv", "old a");
     {
         btforge::OutputTransaction t;
-        t.add(dir.path / "a.csv");
-        t.add(dir.path / "b.json");
+        t.add(dir.path() / "a.csv");
+        t.add(dir.path() / "b.json");
         t.stream(0) << "new a";
         t.stream(1) << "new b";
-        CHECK(read(dir.path / "a.csv") == "old a");  // nothing visible before commit
+        CHECK(read(dir.path() / "a.csv") == "old a");  // nothing visible before commit
         t.commit();
     }
-    CHECK(read(dir.path / "a.csv") == "new a");
-    CHECK(read(dir.path / "b.json") == "new b");
-    CHECK(listing(dir.path) == "a.csv;b.json;");
+    CHECK(read(dir.path() / "a.csv") == "new a");
+    CHECK(read(dir.path() / "b.json") == "new b");
+    CHECK(listing(dir.path()) == "a.csv;b.json;");
 }
 
 TEST_CASE("a failure on the second file leaves the first one as it was") {
     TempDir dir;
-    write(dir.path / "a.csv", "old a");
+    write(dir.path() / "a.csv", "old a");
     // A directory where the second file goes: its temporary opens, but it
     // cannot be replaced.
-    fs::create_directories(dir.path / "b.json" / "inside");
+    fs::create_directories(dir.path() / "b.json" / "inside");
     btforge::OutputTransaction t;
-    t.add(dir.path / "a.csv");
-    t.add(dir.path / "b.json");
+    t.add(dir.path() / "a.csv");
+    t.add(dir.path() / "b.json");
     t.stream(0) << "new a";
     t.stream(1) << "new b";
     CHECK_THROWS_WITH_AS(t.commit(), doctest::Contains("b.json"), std::runtime_error);
-    CHECK(read(dir.path / "a.csv") == "old a");
-    CHECK(fs::is_directory(dir.path / "b.json" / "inside"));
+    CHECK(read(dir.path() / "a.csv") == "old a");
+    CHECK(fs::is_directory(dir.path() / "b.json" / "inside"));
 }
 
 TEST_CASE("a failure on the second file removes a first file that did not exist before") {
     TempDir dir;
-    fs::create_directories(dir.path / "b.json" / "inside");
+    fs::create_directories(dir.path() / "b.json" / "inside");
     {
         btforge::OutputTransaction t;
-        t.add(dir.path / "a.csv");
-        t.add(dir.path / "b.json");
+        t.add(dir.path() / "a.csv");
+        t.add(dir.path() / "b.json");
         t.stream(0) << "new a";
         CHECK_THROWS(t.commit());
     }
-    CHECK_FALSE(fs::exists(dir.path / "a.csv"));
-    CHECK(listing(dir.path) == "b.json;");
+    CHECK_FALSE(fs::exists(dir.path() / "a.csv"));
+    CHECK(listing(dir.path()) == "b.json;");
 }
 
 TEST_CASE("a cancel while the files are written publishes none and removes the temporaries") {
     TempDir dir;
-    write(dir.path / "a.csv", "old a");
+    write(dir.path() / "a.csv", "old a");
     std::atomic<bool> cancel{false};
     {
         btforge::OutputTransaction t(&cancel);
-        t.add(dir.path / "a.csv");
-        t.add(dir.path / "b.json");
+        t.add(dir.path() / "a.csv");
+        t.add(dir.path() / "b.json");
         t.stream(0) << "new a";
         cancel = true;
         // Past the stream buffer, so the write reaches the cancelled buffer.
@@ -112,8 +104,8 @@ TEST_CASE("a cancel while the files are written publishes none and removes the t
         CHECK_FALSE(t.stream(1).good());
         CHECK_THROWS_AS(t.commit(), btforge::OutputCancelled);
     }
-    CHECK(read(dir.path / "a.csv") == "old a");
-    CHECK(listing(dir.path) == "a.csv;");
+    CHECK(read(dir.path() / "a.csv") == "old a");
+    CHECK(listing(dir.path()) == "a.csv;");
 }
 
 TEST_CASE("an unwritable place fails when the file is added, before any work") {
@@ -125,8 +117,8 @@ TEST_CASE("abandoned transactions leave no temporaries") {
     TempDir dir;
     {
         btforge::OutputTransaction t;
-        t.add(dir.path / "a.csv");
+        t.add(dir.path() / "a.csv");
         t.stream(0) << "partial";
     }
-    CHECK(listing(dir.path).empty());
+    CHECK(listing(dir.path()).empty());
 }

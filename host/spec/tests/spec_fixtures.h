@@ -11,10 +11,14 @@ namespace btforge::test {
 inline const std::vector<IndicatorSignature>& catalog() {
     const std::vector<std::string> kColumns = {"open", "high", "low", "close", "volume"};
     static const std::vector<IndicatorSignature> signatures = {
-        {"EMA", {"period"}, {"value"}, {"close"}, false, {true}, kColumns},
-        {"SMA", {"period"}, {"value"}, {"close"}, false, {true}, kColumns},
-        {"BBANDS", {"period", "k"}, {"upper", "middle", "lower"}, {"close"}, false, {true, false}, kColumns},
-        {"ATR", {"period"}, {"value"}, {"high", "low", "close"}, false, {true}, {}},
+        {"EMA", {"period"}, {"value"}, {"close"}, false, {true}, kColumns, {1}, {100000},
+         {"an integer from 1 to 100000"}},
+        {"SMA", {"period"}, {"value"}, {"close"}, false, {true}, kColumns, {1}, {100000},
+         {"an integer from 1 to 100000"}},
+        {"BBANDS", {"period", "k"}, {"upper", "middle", "lower"}, {"close"}, false, {true, false}, kColumns,
+         {2, -3e37}, {100000, 3e37}, {"an integer from 2 to 100000", "a number from -3e+37 to 3e+37"}},
+        {"ATR", {"period"}, {"value"}, {"high", "low", "close"}, false, {true}, {}, {1}, {100000},
+         {"an integer from 1 to 100000"}},
     };
     return signatures;
 }

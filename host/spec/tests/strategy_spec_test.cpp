@@ -179,6 +179,20 @@ TEST_CASE("malformed specs are rejected with their own message and JSON pointer"
         {"indicator id missing", [](json& j) { j["indicators"][0].erase("id"); }, "/indicators/0", "expected key \"id\""},
         {"duplicate indicator id", [](json& j) { j["indicators"][1]["id"] = "ema_fast"; }, "/indicators/1/id",
          "expected an id no other indicator has, got \"ema_fast\", already used at /indicators/0"},
+        // Note [Parameter domains] (issue 29): a literal outside the domain was
+        // refused later by the indicator, without file or JSON path.
+        {"literal period not an integer", [](json& j) { j["indicators"][4]["params"]["period"] = 2.5; },
+         "/indicators/4/params/period", "expected ATR's period: an integer from 1 to 100000, got 2.5"},
+        {"literal period zero", [](json& j) { j["indicators"][4]["params"]["period"] = 0; },
+         "/indicators/4/params/period", "expected ATR's period: an integer from 1 to 100000, got 0"},
+        {"literal period above the domain", [](json& j) { j["indicators"][4]["params"]["period"] = 100001; },
+         "/indicators/4/params/period", "got 100001"},
+        {"a double parameter bound to a period", [](json& j) { j["parameters"][0]["type"] = "double"; },
+         "/indicators/0/params/period",
+         "expected a parameter whose values all lie in EMA's period: an integer from 1 to 100000, got \"ema_fast\", "
+         "declared at /parameters/0 as a number from 2 to 400"},
+        {"a parameter whose range leaves the domain", [](json& j) { j["parameters"][4]["min"] = 1; },
+         "/indicators/2/params/period", "declared at /parameters/4 as an integer from 1 to 400"},
         {"unknown indicator", [](json& j) { j["indicators"][0]["indicator"] = "EMAX"; }, "/indicators/0/indicator",
          "expected one of the known indicators (ATR, BBANDS, EMA, SMA), got \"EMAX\""},
         {"unknown output", [](json& j) { j["indicators"][2]["output"] = "top"; }, "/indicators/2/output",

@@ -1,4 +1,4 @@
-#include "host/data/tests/temp_dir.h"
+#include "host/io/tests/temp_dir.h"
 
 #include <atomic>
 #include <fstream>
@@ -13,7 +13,7 @@ namespace btforge::testing {
 TempDir::TempDir() {
     static std::atomic<int> counter{0};
     path_ = std::filesystem::temp_directory_path() /
-            ("btforge-data-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+            ("btforge-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
 }

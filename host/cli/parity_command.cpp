@@ -1,5 +1,6 @@
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -60,6 +61,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     std::string report;
     std::string margin_mode = "cross";
     double min_liquidated = 0.0;
+    std::optional<double> initial_equity;
     po::options_description options("Parity");
     options.add_options()
         ("strategy", po::value(&strategy), "strategy to check (default: every strategy generated/ has a kernel for)")
@@ -75,6 +77,10 @@ int run_parity_command(const std::vector<std::string>& args) {
          ("period statistics compared per combination, 0.." + std::to_string(kMaxPeriods) +
           " (Note [Period statistics])").c_str())
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
+        ("initial-equity", po::value<double>()->value_name("X")->notifier([&initial_equity](double x) {
+             initial_equity = x;
+         }),
+         "the account's initial equity instead of the spec's (the accounting quantum at every account size)")
         ("margin-mode", po::value(&margin_mode)->default_value(margin_mode)->value_name("MODE"),
          "cross or isolated: the account's margin mode (Note [Cross and isolated margin])")
         ("min-liquidated", po::value(&min_liquidated)->default_value(min_liquidated)->value_name("SHARE"),
@@ -99,6 +105,10 @@ int run_parity_command(const std::vector<std::string>& args) {
         throw po::error("--periods must be in 0.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
     }
     const MarginMode mode = margin_mode_option(margin_mode);
+    if (initial_equity && !account_settings()[0].accepts(*initial_equity)) {
+        throw po::error("--initial-equity: expected " + std::string(account_settings()[0].rule) + ", got " +
+                        format_double(*initial_equity));
+    }
     if (!(min_liquidated >= 0.0 && min_liquidated <= 1.0)) {
         throw po::error("--min-liquidated must be a share in 0..1, got " + format_double(min_liquidated));
     }
@@ -153,7 +163,7 @@ int run_parity_command(const std::vector<std::string>& args) {
         choice.strategy = name;
         choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
-        parity::ParityRunOptions run{seed, combinations, threads, window, periods, mode};
+        parity::ParityRunOptions run{seed, combinations, threads, window, periods, mode, initial_equity};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
         const double liquidated_share = result.liquidated_share();
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "

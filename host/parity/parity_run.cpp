@@ -96,8 +96,9 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     result.distinct_series = series.distinct_series();
     result.series_seconds = series.build_seconds();
 
-    SweepJob job{&binding, &spec, &space, &market.market, window, make_account_config(spec.account, market.market),
-                 &series};
+    AccountSpec account = spec.account;
+    if (options.initial_equity) account.initial_equity = *options.initial_equity;
+    SweepJob job{&binding, &spec, &space, &market.market, window, make_account_config(account, market.market), &series};
     job.account.n_periods = options.n_periods;
     job.account.margin_mode = options.margin_mode;
     result.margin_mode = options.margin_mode;

@@ -51,6 +51,9 @@ struct ParityRunOptions {
     std::optional<MarketWindow> window;  // the bars evaluated (Note [Market windows]); none: all
     int n_periods = 0;                   // period statistics compared per combination (Note [Period statistics])
     MarginMode margin_mode = kCrossMargin;  // of the account (Note [Cross and isolated margin])
+    // The account's initial equity instead of the spec's: the accounting
+    // quantum's branches (Note [Accounting quantum]) at every account size.
+    std::optional<double> initial_equity;
 };
 
 struct ParityResult {

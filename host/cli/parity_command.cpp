@@ -80,7 +80,7 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("initial-equity", po::value<double>()->value_name("X")->notifier([&initial_equity](double x) {
              initial_equity = x;
          }),
-         "the account's initial equity instead of the spec's (the accounting quantum at every account size)")
+         "the account's initial equity instead of the spec's (the accounting at every account size)")
         ("margin-mode", po::value(&margin_mode)->default_value(margin_mode)->value_name("MODE"),
          "cross or isolated: the account's margin mode (Note [Cross and isolated margin])")
         ("min-liquidated", po::value(&min_liquidated)->default_value(min_liquidated)->value_name("SHARE"),

@@ -52,7 +52,7 @@ struct ParityRunOptions {
     int n_periods = 0;                   // period statistics compared per combination (Note [Period statistics])
     MarginMode margin_mode = kCrossMargin;  // of the account (Note [Cross and isolated margin])
     // The account's initial equity instead of the spec's: the accounting
-    // quantum's branches (Note [Accounting quantum]) at every account size.
+    // (Note [Accounting quantum]) at every account size the spec accepts.
     std::optional<double> initial_equity;
 };
 

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Issue 29's GPU run, in two calls on one machine.
 #   run.sh OUT ab      every strategy's benchmark, the binary before issue 29 (9b5b75c, build/base-device/btforge)
-#                      and after it (build/device/host/cli/btforge), alternating, three rounds: the accounting
-#                      quantum's split (Note [Accounting quantum]) is in every strategy's bar loop
+#                      and after it (build/device/host/cli/btforge), alternating, three rounds
 #   run.sh OUT check   gpu-check (parity of every strategy at 100k combinations with the indicators of TA-Lib
 #                      0.8.1's arithmetic, portable math, sanitizers, sweeps = cpu, benchmarks, ncu), then parity
 #                      with liquidations in both margin modes, and account sizes 1e2 .. 1e12 (the quantum's range)
@@ -36,7 +35,7 @@ else
         > "$out/liq/parity_${spec}_$mode.log" 2>&1; echo "parity $spec $mode rc=$?"
     done
   done
-  # Note [Accounting quantum]: account sizes across the accepted range, every strategy.
+  # Account sizes across the accepted range, every strategy (Note [Accounting quantum]).
   for equity in 100 10000 1000000 100000000 1000000000000; do
     "$new" parity --backend cuda --seed 11 --symbols 4 --bars 5000 --combinations 20000 --initial-equity $equity \
       > "$out/liq/parity_equity_$equity.log" 2>&1; echo "parity every strategy, initial equity $equity rc=$?"

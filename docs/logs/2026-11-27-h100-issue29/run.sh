@@ -22,7 +22,7 @@ if [[ $what == ab ]]; then
     done
   done
   for f in "$out"/ab/*.log; do echo "${f##*/}: $(grep -h -E 'kernels only' "$f")"; done | tee "$out/ab/summary.txt"
-  tar czf "$out/issue29_ab.tgz" -C "$out" ab
+  tar czf "$out/issue29_ab.tgz" -C "$out" ab && rm -rf "$out/ab"
 else
   mkdir -p "$out/gc" "$out/liq"
   scripts/gpu-check "$out/gc" "$new" build/device/parity-tests/math/portable_math_parity_cuda > "$out/gc/summary.txt" 2>&1
@@ -41,5 +41,5 @@ else
       > "$out/liq/parity_equity_$equity.log" 2>&1; echo "parity every strategy, initial equity $equity rc=$?"
   done
   grep -h -E "^liquidations|^verdict|^all fields|bit-identical" "$out"/liq/*.log | sort | uniq -c | head -40
-  tar czf "$out/issue29_check.tgz" -C "$out" gc liq
+  tar czf "$out/issue29_check.tgz" -C "$out" gc liq && rm -rf "$out/gc" "$out/liq"
 fi

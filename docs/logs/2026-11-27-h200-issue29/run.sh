@@ -7,7 +7,7 @@
 #                      with liquidations in both margin modes, and account sizes 1e2 .. 1e12 (the quantum's range)
 set -u
 out=$1; what=$2; new=build/device/host/cli/btforge; base=build/base-device/btforge
-logs=docs/logs/2026-11-27-h100-issue29
+logs=docs/logs/2026-11-27-h200-issue29
 if [[ $what == ab ]]; then
   mkdir -p "$out/ab"
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu --format=csv > "$out/ab/devices.txt" 2>&1

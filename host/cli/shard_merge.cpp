@@ -8,19 +8,14 @@
 #include "host/cli/command_line.h"
 #include "host/cli/interrupt.h"
 #include "host/cli/run_identity.h"
+#include "host/cli/run_inputs.h"
 
 namespace btforge {
 
 CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     const ShardRun& run = shard.content.run;
-    const ShardStrategyInputs& inputs = shard.content.strategy;
     SweepRequest request;
-    request.strategy.strategy = inputs.strategy;
-    request.strategy.spec_file = inputs.spec;
-    request.strategy.grid_file = inputs.grid;
-    request.strategy.grid_text = inputs.grid_text;
-    request.strategy.grid_text_origin = inputs.grid_text_origin;
-    request.strategy.param_options = inputs.param;
+    request.strategy = run_inputs_from_json(shard.content.summary.inputs, shard.name).strategy;  // Note [Inputs of a run]
     request.rank_by = run.rank_by;
     request.min_trades = run.min_trades;
     request.top_n = run.top;

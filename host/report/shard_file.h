@@ -92,28 +92,17 @@ struct ShardRun {
     std::string walk_forward;
 };
 
-// Where the strategy and the grid came from (Note [Inputs of a run]), for
-// merge to load them again; the reader fills them from ShardFile::inputs.
-struct ShardStrategyInputs {
-    std::string strategy = "default";
-    std::string spec;
-    std::string grid;
-    std::string grid_text;
-    std::string grid_text_origin = "<grid>";
-    std::vector<std::string> param;
-};
-
 struct ShardFile {
     nlohmann::json identity;  // Note [Shards]: equal for the shards of one run
     ShardRun run;             // read from `identity`
     ShardRange range;
     std::uint64_t first_ordinal = 0;
     std::uint64_t end_ordinal = 0;
-    nlohmann::json inputs;  // Note [Inputs of a run]
-    ShardStrategyInputs strategy;  // read from `inputs`
     // The shard's own sweep: spec_origin, grid_origin, market, timestamps,
     // funding, backend, window.first_time and last_time, invalid_rows,
-    // cells, seconds (the reader fills the rest from the identity).
+    // cells, seconds, inputs (Note [Inputs of a run]: the keys that load the
+    // strategy and grid checked; merge reads them with run_inputs_from_json).
+    // The reader fills the rest from the identity.
     RunSummary summary;
     PeriodSpans spans;
     double bars_per_year = 0.0;

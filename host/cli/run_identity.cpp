@@ -9,8 +9,8 @@
 namespace btforge {
 
 nlohmann::json inputs_identity(const std::string& spec_text, const StrategySpec& spec, const Grid& grid,
-                                       const CombinationSpace& space, const Market& m, const MarketWindow& window,
-                                       const AccountSpec& account) {
+                               const CombinationSpace& space, const Market& m, const MarketWindow& window,
+                               const AccountSpec& account) {
     nlohmann::json id;
     id["btforge"] = BTFORGE_VERSION;
     id["strategy"] = spec.name;

@@ -17,12 +17,12 @@ namespace btforge {
 using InstrumentTable = std::map<std::string, Instrument>;
 
 // Note [Instrument size range]
-// qty_step, min_qty and price_tick lie in [1e-12, 1e9]. The accounting rounds
-// every amount to 1e-12 (Note [Accounting quantum]), so a finer step or tick
-// would be erased by that rounding and a subnormal such as 1e-320 divides
+// qty_step, min_qty and price_tick lie in [1e-12, 1e9]. Quantities and prices
+// are rounded to whole numbers of 1e-12 (Note [Decimal grid values]), so a
+// finer step or tick would be erased by that rounding and a subnormal such as 1e-320 divides
 // prices into infinities; above 1e9 a size is a unit mistake (no exchange
 // trades a billion units per step or quotes a billion per tick).
-inline constexpr double kMinInstrumentSize = 1.0 / kAccountingQuantum;
+inline constexpr double kMinInstrumentSize = 1.0 / kDecimalGridScale;
 inline constexpr double kMaxInstrumentSize = 1e9;
 inline constexpr std::string_view kInstrumentSizeRange = "[1e-12, 1e9]";
 static_assert(kMinInstrumentSize == 1e-12, "kInstrumentSizeRange says 1e-12");

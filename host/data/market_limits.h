@@ -11,11 +11,11 @@ namespace btforge {
 // --funding-rate and --funding-interval-hours), so that no engine meets a
 // NaN, an infinity or an overflow later:
 // - Prices (open, high, low, close) in [1e-12, 1e12]. The floor is the
-//   accounting quantum (Note [Accounting quantum]): a price finer than the
-//   smallest money amount the accounting stores has no meaning there. The
-//   ceiling keeps what the engines build from prices far from the double
-//   limit: squares summed over a period (BBANDS' variance) stay near 1e24 per
-//   bar, price x volume near 1e36, and a position's notional finite. Real
+//   decimal grid's resolution (Note [Decimal grid values]): a price finer
+//   than 1e-12 would be rounded away on its tick. The ceiling keeps what
+//   the engines build from prices far from the double limit: squares summed
+//   over a period (BBANDS' variance) stay near 1e24 per bar, price x volume
+//   near 1e36, and a position's notional finite. Real
 //   prices (1e-8 meme coins to 1e6 per share) sit well inside.
 // - Volume in [0, 1e24]: a bar trading 1e12 quote units at the smallest
 //   price; sums of price x volume over every bar (OBV, MFI) stay finite.

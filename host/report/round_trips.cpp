@@ -135,7 +135,7 @@ private:
                 totals.trip.entry_price = fill.price;
                 open = OpenTrade{fill.trade_index, fill.trade_dir, fill.qty, 0.0};
             } else {
-                open.qty = quantize(open.qty + fill.qty);
+                open.qty = to_decimal_grid(open.qty + fill.qty);
             }
             // apply_open_fill
             cash_ = quantize(cash_ - fill.fee);
@@ -151,7 +151,7 @@ private:
             // apply_close_fill
             cash_ = quantize(cash_ + fill.realized_pnl - fill.fee);
             open.trade_pnl = quantize(open.trade_pnl + fill.realized_pnl - fill.fee);
-            open.qty = quantize(open.qty - fill.qty);
+            open.qty = to_decimal_grid(open.qty - fill.qty);
             if (totals.exit_fills == 0) totals.trip.exit_price = fill.price;
             totals.exit_fills += 1;
             totals.exit_notional += fill.qty * fill.price;

@@ -63,7 +63,7 @@ struct IndicatorUse {
     std::string json_path;           // e.g. "/indicators/1"
 };
 
-// Money amounts are doubles rounded to 1e-12 (Note [Accounting quantum]); up
+// Money amounts are multiples of 2^-40 (Note [Accounting quantum]); up
 // to 1e12 a double still resolves 1e-4 (a hundredth of a cent), beyond it the
 // cash would visibly lose cents, so a larger initial equity is refused.
 inline constexpr double kMaxInitialEquity = 1e12;

@@ -23,8 +23,8 @@ BT_KERNEL inline double apply_open_fill(Account& account, Holding& holding, int 
         holding.margin = quantize(posted);
     } else {
         holding.margin = quantize(holding.margin + posted);
-        double new_qty = quantize(holding.qty + qty);
-        holding.entry_price = quantize((holding.entry_price * holding.qty + price * qty) / new_qty);
+        double new_qty = to_decimal_grid(holding.qty + qty);
+        holding.entry_price = to_decimal_grid((holding.entry_price * holding.qty + price * qty) / new_qty);
         holding.entry_notional = quantize(holding.entry_notional + qty * price);
         holding.qty = new_qty;
     }
@@ -48,7 +48,7 @@ BT_KERNEL inline void book_close_fill(Account& account, Holding& holding, double
     account.cash = quantize(account.cash + pnl - fee);
     account.fees_paid = quantize(account.fees_paid + fee);
     holding.trade_pnl = quantize(holding.trade_pnl + pnl - fee);
-    double left = quantize(holding.qty - qty);
+    double left = to_decimal_grid(holding.qty - qty);
     if (left <= 0.0) {
         holding.qty = 0.0;
         holding.side = 0;

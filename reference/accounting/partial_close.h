@@ -20,7 +20,7 @@ BT_KERNEL inline PartialClosePlan build_partial_close_plan(double qty, double fr
     PartialClosePlan plan;
     plan.close_qty = fraction >= 1.0 ? qty : floor_to_step(qty * fraction, qty_step);
     plan.closes_all = 0;
-    if (quantize(qty - plan.close_qty) < min_qty) {
+    if (to_decimal_grid(qty - plan.close_qty) < min_qty) {
         plan.close_qty = qty;
         plan.closes_all = 1;
     } else if (plan.close_qty < min_qty) {

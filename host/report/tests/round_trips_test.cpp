@@ -1,11 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "host/report/round_trips.h"
+#include "reference/accounting/quantize.h"
 
 namespace btforge {
 namespace {
@@ -37,13 +39,20 @@ struct TwoSymbolMarket {
     }
 };
 
+// A fill as the accounting logs it: the hand-worked decimal amounts
+// quantized (Note [Accounting quantum]).
 FillRecord fill(int bar, int symbol, int reason, int dir, int trade, double qty, double price, double fee, double pnl,
                 double cash_after) {
-    return FillRecord{bar, symbol, reason, dir, trade, qty, price, fee, pnl, cash_after};
+    return FillRecord{bar, symbol, reason, dir, trade, qty, price, quantize(fee), quantize(pnl), quantize(cash_after)};
 }
 
+// A derived amount against its hand-worked decimal: each booking rounds to the
+// quantum (2^-40), so the two differ by at most half a quantum per booking.
+bool near_amount(double derived, double hand) { return std::fabs(derived - hand) <= 4 * kAmountQuantum; }
+
 // Worked by hand from 1000 of cash, in the bar order of Note [Round trips
-// from the fill log]:
+// from the fill log]; each amount is booked quantized, and the cash, below
+// 8192, is their exact sum (Note [Accounting quantum]):
 //  bar 0: trade 0 buys 2 of symbol 0 at 100 (fee 0.1): 999.9; trade 1 sells
 //         4 of symbol 1 at 50 (fee 0.1): 999.8.
 //  bar 1: symbol 0 pays 2*100*0.001 = 0.2: 999.6; then half of trade 0 takes
@@ -54,13 +63,23 @@ FillRecord fill(int bar, int symbol, int reason, int dir, int trade, double qty,
 //         symbol 1 receives 0.2: 1014.9; at the close the end of data buys
 //         trade 1 back at 45 (PnL 20, fee 0.09): 1034.81.
 std::vector<FillRecord> hand_log() {
-    return {
-        fill(0, 0, kEntry, 1, 0, 2, 100, 0.1, 0, 999.9),
-        fill(0, 1, kEntry, -1, 1, 4, 50, 0.1, 0, 999.8),
-        fill(1, 0, kPartialTarget, -1, 0, 1, 110, 0.05, 10, 1009.55),
-        fill(3, 0, kSignalExit, -1, 0, 1, 105, 0.05, 5, 1014.7),
-        fill(3, 1, kEndOfData, 1, 1, 4, 45, 0.09, 20, 1034.81),
+    const double funding = quantize(0.2);
+    double cash = 1000.0;
+    std::vector<FillRecord> log;
+    auto book = [&](int bar, int symbol, int reason, int dir, int trade, double qty, double price, double fee,
+                    double pnl) {
+        cash += pnl - quantize(fee);
+        log.push_back(fill(bar, symbol, reason, dir, trade, qty, price, fee, pnl, cash));
     };
+    book(0, 0, kEntry, 1, 0, 2, 100, 0.1, 0);             // 999.9
+    book(0, 1, kEntry, -1, 1, 4, 50, 0.1, 0);             // 999.8
+    cash -= funding;                                      // 999.6
+    book(1, 0, kPartialTarget, -1, 0, 1, 110, 0.05, 10);  // 1009.55
+    cash += funding;                                      // 1009.75
+    book(3, 0, kSignalExit, -1, 0, 1, 105, 0.05, 5);      // 1014.7
+    cash += funding;                                      // 1014.9
+    book(3, 1, kEndOfData, 1, 1, 4, 45, 0.09, 20);        // 1034.81
+    return log;
 }
 
 TEST_CASE("round trips of a hand-worked log: averages, fees, funding by trade, net PnL") {
@@ -78,10 +97,10 @@ TEST_CASE("round trips of a hand-worked log: averages, fees, funding by trade, n
     CHECK(a.exit_bar == 3);
     CHECK(a.exit_price == 107.5);  // (1*110 + 1*105) / 2
     CHECK(a.quantity == 2);
-    CHECK(a.gross_pnl == 15);
-    CHECK(a.fees == 0.2);
-    CHECK(a.funding == 0.2);  // bar 1 only
-    CHECK(a.net_pnl == 14.6);
+    CHECK(near_amount(a.gross_pnl, 15));
+    CHECK(near_amount(a.fees, 0.2));
+    CHECK(near_amount(a.funding, 0.2));  // bar 1 only
+    CHECK(near_amount(a.net_pnl, 14.6));
     CHECK(a.exit_reason == kSignalExit);
 
     const RoundTrip& b = trips[1];
@@ -92,10 +111,10 @@ TEST_CASE("round trips of a hand-worked log: averages, fees, funding by trade, n
     CHECK(b.exit_bar == 3);
     CHECK(b.exit_price == 45);
     CHECK(b.quantity == 4);
-    CHECK(b.gross_pnl == 20);
-    CHECK(b.fees == 0.19);
-    CHECK(b.funding == -0.4);  // received at bars 1 and 3
-    CHECK(b.net_pnl == 20.21);
+    CHECK(near_amount(b.gross_pnl, 20));
+    CHECK(near_amount(b.fees, 0.19));
+    CHECK(near_amount(b.funding, -0.4));  // received at bars 1 and 3
+    CHECK(near_amount(b.net_pnl, 20.21));
     CHECK(b.exit_reason == kEndOfData);
 
     CHECK(a.net_pnl + b.net_pnl == doctest::Approx(1034.81 - 1000.0).epsilon(1e-12));
@@ -107,8 +126,8 @@ TEST_CASE("a log that does not replay exactly is refused, not attributed") {
         std::vector<FillRecord> fills = hand_log();
         fills[3].reason = kStopLoss;
         CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills),
-                             doctest::Contains("fill 4 of the log (trade 0, bar 3, stop_loss) leaves cash 1014.7 where "
-                                               "its replay leaves 1014.6"),
+                             doctest::Contains("fill 4 of the log (trade 0, bar 3, stop_loss) leaves cash "
+                                               "1014.6999999999989 where its replay leaves 1014.5999999999985"),
                              std::runtime_error);
     }
     SUBCASE("another initial cash") {

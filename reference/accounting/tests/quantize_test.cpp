@@ -1,0 +1,122 @@
+// Note [Accounting quantum] and Note [Decimal grid values]: what each rounding
+// promises, checked as tables of edge cases and over every account size the
+// spec accepts (1e2 ... 1e12).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+#include "reference/accounting/fills.h"
+#include "reference/accounting/funding.h"
+#include "reference/accounting/quantize.h"
+
+using namespace btforge;
+
+namespace {
+
+// x as a whole number of quanta; exact whenever |x| < 2^23 (x * 2^40 < 2^63).
+bool whole_quanta(double x) {
+    const double scaled = x * 0x1p40;
+    return scaled == std::floor(scaled);
+}
+
+}  // namespace
+
+TEST_CASE("quantize: the nearest multiple of 2^-40, ties away from zero") {
+    struct Case { double x, expected; };
+    const Case cases[] = {
+        {0.0, 0.0},
+        {0x1p-40, 0x1p-40},
+        {0x1p-41, 0x1p-40},            // a tie goes away from zero
+        {-0x1p-41, -0x1p-40},
+        {0x1p-41 - 0x1p-60, 0.0},      // just below the tie
+        {3 * 0x1p-42, 0x1p-40},        // 0.75 quanta
+        {1e-13, 0.0},                  // below half a quantum
+        {4096.0 + 0x1p-40, 4096.0 + 0x1p-40},
+        {1e12 + 0.5, 1e12 + 0.5},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.x);
+        const double q = quantize(c.x);
+        CHECK(whole_quanta(q));
+        CHECK(std::fabs(q - c.x) <= 0x1p-41);
+        CHECK(q == c.expected);
+    }
+    CHECK(quantize(0.045) == 0.04500000000007276);  // the fee a reader sees in a fills file (docs/ACCOUNTING.md)
+}
+
+TEST_CASE("quantize is idempotent everywhere and the identity from 4096 on") {
+    std::mt19937_64 rng(29);
+    std::uniform_real_distribution<double> exponent(-13.0, 12.5);
+    std::uniform_real_distribution<double> sign(-1.0, 1.0);
+    for (int i = 0; i < 200000; ++i) {
+        const double x = std::copysign(std::pow(10.0, exponent(rng)), sign(rng));
+        CAPTURE(x);
+        const double q = quantize(x);
+        REQUIRE(quantize(q) == q);
+        REQUIRE(std::fabs(q - x) <= 0x1p-41);
+        if (std::fabs(x) >= 4096.0) REQUIRE(q == x);
+    }
+}
+
+TEST_CASE("sums of amounts are exact below 8192") {
+    // a, b and a + b as whole numbers of quanta: the double sum is the exact sum.
+    std::mt19937_64 rng(8192);
+    std::uniform_real_distribution<double> amount(-4095.0, 4095.0);
+    for (int i = 0; i < 200000; ++i) {
+        const double a = quantize(amount(rng));
+        const double b = quantize(amount(rng) * 1e-3);
+        const auto qa = static_cast<std::int64_t>(a * 0x1p40);
+        const auto qb = static_cast<std::int64_t>(b * 0x1p40);
+        CAPTURE(a);
+        CAPTURE(b);
+        REQUIRE(static_cast<std::int64_t>((a + b) * 0x1p40) == qa + qb);
+        REQUIRE(quantize(a + b) == a + b);
+    }
+}
+
+TEST_CASE("every account size from 1e2 to 1e12: a zero settlement leaves the cash bit for bit") {
+    // Under the old rule round(x * 1e12) / 1e12 a cash of 10,000.000000000002
+    // (or most amounts above 9,007) moved by an ulp on every booking.
+    for (double size = 1e2; size <= 1e12; size *= 10.0) {
+        for (const double cents : {0.0, 0.01, 0.37, 123.456789}) {
+            const double start = quantize(size + cents);
+            CAPTURE(start);
+            Account account{start, 0.0, 0.0};
+            Holding h{1, 2.0, 100.0, 200.0, 0.0, 50.0, 0.0};
+            for (int k = 0; k < 1000; ++k) apply_funding(account, h, funding_delta(+1, 2.0, 100.0, 0.0));
+            CHECK(account.cash == start);
+            CHECK(account.funding_paid == 0.0);
+            // a fee-free round trip at the same price leaves it too
+            Holding trade{0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+            apply_open_fill(account, trade, +1, 3.0, 101.25, 0.0, 1.0);
+            apply_close_fill(account, trade, 3.0, 101.25, 0.0, nullptr);
+            CHECK(account.cash == start);
+            // a real fee moves the cash by that fee exactly while the cash stays below 8192,
+            // and by the fee rounded once above
+            Holding fee_trade{0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+            const double fee = apply_open_fill(account, fee_trade, +1, 3.0, 101.25, 0.0005, 1.0);
+            CHECK(fee == quantize(3.0 * 101.25 * 0.0005));
+            CHECK(account.cash == start - fee);
+        }
+    }
+}
+
+TEST_CASE("to_decimal_grid: the double nearest a whole number of 1e-12") {
+    struct Case { double y, expected; };
+    const Case cases[] = {
+        {0.1 + 0.2, 0.3},
+        {-0.1 - 0.2, -0.3},
+        {3 * 0.1, 0.3},
+        {2.5e-12, 3e-12},    // half away from zero
+        {-2.5e-12, -3e-12},
+        {1.0000000000004, 1.0},
+        {100.01 * 1.0, 100.01},
+        {0.0, 0.0},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.y);
+        CHECK(to_decimal_grid(c.y) == c.expected);
+    }
+}

@@ -5,11 +5,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 
 #include "reference/accounting/fills.h"
 #include "reference/accounting/funding.h"
 #include "reference/accounting/quantize.h"
+#include "reference/portfolio/settle_funding.h"
 
 using namespace btforge;
 
@@ -118,5 +120,55 @@ TEST_CASE("to_decimal_grid: the double nearest a whole number of 1e-12") {
     for (const Case& c : cases) {
         CAPTURE(c.y);
         CHECK(to_decimal_grid(c.y) == c.expected);
+    }
+}
+
+namespace {
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+bool same_account(const Account& a, const Account& b) {
+    return same_bits(a.cash, b.cash) && same_bits(a.fees_paid, b.fees_paid) && same_bits(a.funding_paid, b.funding_paid);
+}
+
+bool same_holding(const Holding& a, const Holding& b) {
+    return a.side == b.side && same_bits(a.qty, b.qty) && same_bits(a.entry_price, b.entry_price) &&
+           same_bits(a.entry_notional, b.entry_notional) && same_bits(a.trade_pnl, b.trade_pnl) &&
+           same_bits(a.margin, b.margin) && same_bits(a.cushion, b.cushion);
+}
+
+// An amount as the accounting can hold it: quantized, and never -0 (sums of
+// amounts that start at +0 do not give -0; `+ 0.0` turns a -0 into +0).
+double amount(double x) { return quantize(x) + 0.0; }
+
+}  // namespace
+
+TEST_CASE("Note [A zero rate settles nothing]: booking a zero payment leaves every amount bit for bit") {
+    // What lets settle_funding skip a rate of 0: apply_funding of that payment
+    // (either side, so +0 and -0) is the identity on any state an open
+    // holding can be in, at every account size.
+    std::mt19937_64 rng(30);
+    std::uniform_real_distribution<double> exponent(-3.0, 12.0);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (int i = 0; i < 100000; ++i) {
+        const double size = std::pow(10.0, exponent(rng));
+        Account account{amount(size * (1.0 + unit(rng))), amount(size * 1e-3 * std::fabs(unit(rng))),
+                        amount(size * 1e-4 * unit(rng))};
+        const int side = unit(rng) < 0.0 ? -1 : 1;
+        const double qty = to_decimal_grid(std::fabs(unit(rng)) * 100.0 + 0.001);
+        const double price = to_decimal_grid(std::pow(10.0, exponent(rng) - 3.0));
+        Holding h{side, qty, price, amount(qty * price), amount(size * 1e-2 * unit(rng)),
+                  amount(qty * price * std::fabs(unit(rng))), 0.0};
+        if (i % 7 == 0) h.trade_pnl = 0.0;
+        if (i % 11 == 0) account.funding_paid = 0.0;
+        const Account account_before = account;
+        const Holding h_before = h;
+        CAPTURE(account_before.cash);
+        apply_funding(account, h, funding_delta(side, qty, price, 0.0));
+        REQUIRE(same_account(account, account_before));
+        REQUIRE(same_holding(h, h_before));
+        settle_funding(account, h, 3, price, 0.0);
+        REQUIRE(same_account(account, account_before));
+        REQUIRE(same_holding(h, h_before));
     }
 }

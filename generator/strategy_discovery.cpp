@@ -59,6 +59,11 @@ std::vector<DiscoveredStrategy> discover_strategies(const std::filesystem::path&
         if (!std::filesystem::is_regular_file(root / grid)) {
             problems.push_back(relative + ": strategy '" + s.name + "' has no quickstart grid: expected " + grid);
         }
+        const std::string large_grid = "spec/grids/" + s.name + "_bench_large.json";
+        if (!std::filesystem::is_regular_file(root / large_grid)) {
+            problems.push_back(relative + ": strategy '" + s.name + "' has no speed guard workload: expected " +
+                               large_grid + " (about 2^20 combinations, Note [Speed guard] in scripts/speed-guard)");
+        }
         found.push_back(std::move(s));
     }
     std::set<std::string> names;

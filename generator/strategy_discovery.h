@@ -14,6 +14,8 @@ namespace btforge::gen {
 //       the Params and Series structs are read off its parameter types;
 //   spec/NAME.json                             "strategy": "NAME";
 //   spec/grids/NAME_quickstart.json            its quickstart grid;
+//   spec/grids/NAME_bench_large.json           its speed guard workload (about
+//       2^20 combinations; Note [Speed guard] in scripts/speed-guard);
 //   reference/strategies/NAME/tests/*_test.cpp its scenario tests.
 // The strategy specs are the files spec/*.json with a top-level "strategy"
 // key. Everything else follows from them: btforge-gen renders the sweep
@@ -35,8 +37,8 @@ struct DiscoveredStrategy {
 // Every strategy of the tree under `root`, sorted by name. Throws
 // std::runtime_error listing every problem found (one per line, each naming
 // its file): a strategy spec not named spec/<strategy>.json, a name that is
-// not an identifier, a missing kernel header or quickstart grid, a folder of
-// reference/strategies/ without a spec.
+// not an identifier, a missing kernel header, quickstart grid or large
+// workload grid, a folder of reference/strategies/ without a spec.
 // `reference_namespace` qualifies the entries ("btforge"; spec/generator.json
 // "namespace" names another for a test fixture).
 std::vector<DiscoveredStrategy> discover_strategies(const std::filesystem::path& root,

@@ -57,6 +57,8 @@ std::vector<OutputFile> render_strategy_scaffold(const std::filesystem::path& te
          render_template(templates_dir, "new_strategy/scenarios_test.cpp", data)},
         {"spec/" + name + ".json", render_template(templates_dir, "new_strategy/spec.json", data)},
         {"spec/grids/" + name + "_quickstart.json", render_template(templates_dir, "new_strategy/quickstart_grid.json", data)},
+        {"spec/grids/" + name + "_bench_large.json",
+         render_template(templates_dir, "new_strategy/bench_large_grid.json", data)},
     };
 }
 

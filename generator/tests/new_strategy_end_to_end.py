@@ -122,6 +122,7 @@ class NewStrategyEndToEnd(unittest.TestCase):
             "reference/strategies/%s/%s_strategy.h" % (NAME, NAME),
             "reference/strategies/%s/tests/%s_scenarios_test.cpp" % (NAME, NAME),
             "spec/%s.json" % NAME,
+            "spec/grids/%s_bench_large.json" % NAME,
             "spec/grids/%s_quickstart.json" % NAME,
         ]), "adding a strategy must change its own files and the lists of strategies only")
 

@@ -66,13 +66,14 @@ TEST_CASE("new strategy: the names a strategy can have") {
     }
 }
 
-TEST_CASE("new strategy: four files named after the strategy, its structs in CamelCase") {
+TEST_CASE("new strategy: five files named after the strategy, its structs in CamelCase") {
     ScratchRoot scratch;
     std::vector<std::string> written = write_strategy_scaffold(scratch.root, "breakout_atr");
     CHECK(std::set<std::string>(written.begin(), written.end()) ==
           std::set<std::string>{"reference/strategies/breakout_atr/breakout_atr_strategy.h",
                                 "reference/strategies/breakout_atr/tests/breakout_atr_scenarios_test.cpp",
-                                "spec/breakout_atr.json", "spec/grids/breakout_atr_quickstart.json"});
+                                "spec/breakout_atr.json", "spec/grids/breakout_atr_quickstart.json",
+                                "spec/grids/breakout_atr_bench_large.json"});
     std::ifstream kernel(scratch.root / "reference/strategies/breakout_atr/breakout_atr_strategy.h");
     std::string text((std::istreambuf_iterator<char>(kernel)), std::istreambuf_iterator<char>());
     CHECK(text.find("struct BT_KERNEL BreakoutAtrParams {") != std::string::npos);

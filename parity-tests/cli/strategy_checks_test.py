@@ -10,12 +10,15 @@ Usage: strategy_checks_test.py PATH/TO/btforge STRATEGY [unittest options]
   * replaying a row of that sweep prints exactly the row (best, middle,
     worst, the busiest), and the busiest row's round trips can be derived;
   * the generated kernel compiled for the host (--backend emu) writes the
-    same bytes as the reference (--backend cpu).
+    same bytes as the reference (--backend cpu);
+  * its large workload (spec/grids/STRATEGY_bench_large.json, the speed
+    guard's) has about 2^20 combinations.
 Parity itself (field by field, 10,000 random combinations) is the
 parity_emu_STRATEGY test.
 """
 
 import os
+import re
 import sys
 
 import cli_end_to_end as e2e
@@ -65,6 +68,16 @@ class StrategyChecks(e2e.CliTestCase):
                      "--trades", self.path("t.csv"), "--round-trips", rt)
         _, trips, _ = e2e.read_csv(rt)
         self.assertEqual(len(trips), int(busiest["n_trades"]))
+
+    def test_large_workload_is_its_own_grid_of_about_a_million(self):
+        # Note [Speed guard] (scripts/speed-guard): the workload the guard times.
+        p = self.btforge("bench", "--strategy", STRATEGY, "--workload", "large", "--bars", "300", "--symbols", "4",
+                         "--max-combinations", "8", "--skip-single-thread", "--threads", "2")
+        self.assertIn("grid <embedded spec/grids/%s_bench_large.json>" % STRATEGY, p.stdout)
+        m = re.search(r"x 8 of (\d+) combinations", p.stdout)
+        self.assertTrue(m, p.stdout)
+        self.assertTrue(2 ** 19 <= int(m.group(1)) <= 2 ** 21,
+                        "%s combinations: the speed guard's workload should be about 2^20" % m.group(1))
 
     def test_generated_kernel_writes_the_reference_bytes(self):
         _, _, cpu = self.quickstart("cpu", "--backend", "cpu")

@@ -143,10 +143,11 @@ double amount(double x) { return quantize(x) + 0.0; }
 
 }  // namespace
 
-TEST_CASE("Note [A zero rate settles nothing]: booking a zero payment leaves every amount bit for bit") {
-    // What lets settle_funding skip a rate of 0: apply_funding of that payment
-    // (either side, so +0 and -0) is the identity on any state an open
-    // holding can be in, at every account size.
+TEST_CASE("a funding rate of 0 settles nothing: every amount stays bit for bit at every account size") {
+    // Under the old rule round(x * 1e12) / 1e12 a settlement at a rate of 0
+    // moved the cash of most accounts above 9,007 by an ulp. apply_funding of
+    // a zero payment (either side, so +0 and -0) is now the identity on any
+    // state an open holding can be in.
     std::mt19937_64 rng(30);
     std::uniform_real_distribution<double> exponent(-3.0, 12.0);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);

@@ -111,6 +111,7 @@ std::string rewrite_for_device(const Entity& entity) {
             for (auto [from, to] : kFixedWidthTypes) {
                 if (name == from) replacement = std::string(to);
             }
+            if (name == "countr_zero") replacement = "btforge_countr_zero";
             if (name == "numeric_limits" && is(tokens, i + 3, "<") && is(tokens, i + 4, "double") &&
                 is(tokens, i + 5, ">") && is(tokens, i + 6, "::") && i + 7 < tokens.size()) {
                 std::string_view member = tokens[i + 7].spelling;

@@ -19,6 +19,8 @@ namespace btforge::gen {
 //   std::sqrt, std::fabs, ...      -> sqrt, fabs, ... (CUDA's functions of identical IEEE semantics)
 //   std::int64_t, std::uint8_t, std::size_t ... -> long long, unsigned char, unsigned long, ...
 //   std::numeric_limits<double>::quiet_NaN() / infinity() -> btforge_quiet_nan() / btforge_infinity()
+//   std::countr_zero(x)            -> btforge_countr_zero(x) (__ffs(x) - 1 on the device; x is never 0
+//                                     there: the reference calls it on nonzero words only)
 // Whitespace and comments between tokens are copied unchanged, so a reviewer
 // reads the generated function against the reference line by line.
 std::string rewrite_for_device(const Entity& entity);

@@ -39,7 +39,10 @@ const std::set<std::string_view> kIoFunctions = {
     "remove",  "rename",  "tmpfile", "tmpnam",   "setbuf",  "setvbuf",  "ungetc",   "feof",      "ferror",
     "clearerr", "open",   "close",   "read",     "write",
 };
-const std::set<std::string_view> kAllowedMath = {"sqrt", "fabs", "round", "floor", "ceil", "fmin", "fmax", "isnan"};
+// countr_zero: the index of a word's lowest set bit (C++20 <bit>), one
+// instruction on both sides (Note [Device rewrites]).
+const std::set<std::string_view> kAllowedMath = {"sqrt", "fabs", "round", "floor", "ceil",
+                                                 "fmin", "fmax", "isnan", "countr_zero"};
 // Note [Portable transcendentals] (reference/math/portable_exp.h): the C
 // library's transcendentals differ between glibc and CUDA; these have a
 // portable version in the reference, the rest none yet.

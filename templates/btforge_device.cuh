@@ -11,6 +11,7 @@
 #define BTFORGE_GLOBAL __global__
 BTFORGE_DEVICE inline double btforge_quiet_nan() { return __longlong_as_double(0x7ff8000000000000LL); }
 BTFORGE_DEVICE inline double btforge_infinity() { return __longlong_as_double(0x7ff0000000000000LL); }
+BTFORGE_DEVICE inline int btforge_countr_zero(unsigned x) { return __ffs(static_cast<int>(x)) - 1; }
 #endif
 
 // Note [Loops kept rolled] (reference/kernel_marker.h): a loop the reference

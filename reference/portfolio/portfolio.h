@@ -53,9 +53,8 @@ BT_KERNEL inline double portfolio_equity_at_close(const Portfolio& portfolio, co
     double equity = portfolio.account.cash;
     *has_position = 0;
     for (int w = 0; w < symbol_words(portfolio.n_symbols); ++w) {
-        for (int b = 0; symbol_members_from(may_hold.words[w], b) != 0; ++b) {
-            if (((may_hold.words[w] >> b) & 1u) == 0u) continue;
-            int s = w * kSymbolWordBits + b;
+        for (unsigned rest = may_hold.words[w]; rest != 0u; rest &= rest - 1u) {
+            int s = w * kSymbolWordBits + lowest_member(rest);
             const Holding& h = portfolio.holdings[s];
             if (h.side != 0) {
                 equity += mark_to_market_pnl(h, market.close[market_index(market, s, t)]);
@@ -73,10 +72,10 @@ BT_KERNEL inline double portfolio_margin_balance(const Portfolio& portfolio, int
     if (portfolio.margin_mode == kIsolatedMargin) return portfolio.holdings[s].margin;
     double balance = portfolio.account.cash;
     for (int w = 0; w < symbol_words(portfolio.n_symbols); ++w) {
-        for (int b = 0; symbol_members_from(may_hold.words[w], b) != 0; ++b) {
-            int j = w * kSymbolWordBits + b;
-            if (j == s || ((may_hold.words[w] >> b) & 1u) == 0u) continue;
-            const Holding& h = portfolio.holdings[j];
+        unsigned rest = may_hold.words[w];
+        if (w == symbol_word(s)) rest &= ~symbol_bit(s);  // every other symbol
+        for (; rest != 0u; rest &= rest - 1u) {
+            const Holding& h = portfolio.holdings[w * kSymbolWordBits + lowest_member(rest)];
             if (h.side != 0) balance += h.cushion;
         }
     }

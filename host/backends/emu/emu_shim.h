@@ -14,7 +14,7 @@
 // btforge_infinity() (btforge_device.cuh defines them only under CUDA, i.e.
 // #ifndef BTFORGE_DEVICE), the math functions the device rewrites leave
 // unqualified (Note [Device rewrites]: CUDA's sqrt, fabs, ... have the IEEE
-// semantics of std::'s), and the launch coordinates. Those are thread_local so
+// semantics of std::'s), btforge_countr_zero(), and the launch coordinates. Those are thread_local so
 // several host threads can each run whole blocks at once; emu_launch() sets
 // them before every simulated CUDA thread. Include it only before the
 // generated sources, in emu_kernels.cpp and emu_variant_kernels.cpp (and in
@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <barrier>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -32,6 +33,7 @@
 
 inline double btforge_quiet_nan() { return std::numeric_limits<double>::quiet_NaN(); }
 inline double btforge_infinity() { return std::numeric_limits<double>::infinity(); }
+inline int btforge_countr_zero(unsigned x) { return std::countr_zero(x); }
 
 namespace btforge::device {
 

@@ -11,9 +11,10 @@
 // std::fabs, std::round, std::floor, std::ceil, std::fmin, std::fmax,
 // std::isnan, and std::countr_zero on a nonzero word). Transcendentals are
 // the reference's own marked functions, btforge::portable_exp,
-// portable_expm1, portable_log, portable_pow and portable_tanh (Note [Portable transcendentals], reference/math/): the C
-// library's std::exp and kin are refused by btforge-gen's `transcendental`
-// rule, because glibc and CUDA round them differently.
+// portable_expm1, portable_log, portable_pow and portable_tanh
+// (Note [Portable transcendentals], reference/math/): the C library's
+// std::exp and kin are refused by btforge-gen's `transcendental` rule,
+// because glibc and CUDA round them differently.
 #if defined(__clang__)
 #define BT_KERNEL [[clang::annotate("btforge::kernel")]]
 #else

@@ -9,7 +9,6 @@
 #include "host/cli/commands.h"
 #include "host/cli/strategy_options.h"
 #include "host/cli/window_options.h"
-#include "spec/embedded_specs.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
 #include "host/data/synthetic_market.h"
@@ -131,15 +130,6 @@ int run_bench_command(const std::vector<std::string>& args) {
         timeline_file.empty() ? std::vector<NamedFile>{} : std::vector<NamedFile>{{"--chunk-timeline", timeline_file}},
         {}, nullptr);
     LoadedStrategy strategy = load_strategy(strategy_choice);
-    // Note [Speed guard]: the large workload is the strategy's own grid or
-    // none; a fallback to another grid would time another workload under its
-    // name.
-    const std::string large_grid = "grids/" + strategy.spec.name + "_bench_large.json";
-    if (workload == "large" && strategy_choice.grid_file.empty() && strategy_choice.grid_text.empty() &&
-        strategy_choice.param_options.empty() && !embedded_spec_file(large_grid)) {
-        throw po::error("--workload large: strategy '" + strategy.spec.name + "' has no spec/" + large_grid +
-                        " (every strategy's speed guard workload, Note [Speed guard])");
-    }
     Grid grid = load_grid(strategy_choice, strategy.spec, workload == "large" ? "bench_large" : "bench");
     CombinationSpace space(strategy.spec, grid);
     const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);

@@ -94,6 +94,12 @@ Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_vi
     for (std::string_view kind : {purpose, std::string_view("quickstart")}) {
         std::string file = "grids/" + spec.name + "_" + std::string(kind) + ".json";
         if (auto content = embedded_spec_file(file)) return parse_grid(*content, "<embedded spec/" + file + ">", spec);
+        // Note [Speed guard]: the large workload is the strategy's own grid or
+        // none; another grid would be timed under its name.
+        if (kind == "bench_large") {
+            throw po::error("--workload large: strategy '" + spec.name + "' has no spec/" + file +
+                            " (every strategy's speed guard workload, Note [Speed guard])");
+        }
     }
     return default_grid(spec);
 }

@@ -19,8 +19,8 @@ using InstrumentTable = std::map<std::string, Instrument>;
 // Note [Instrument size range]
 // qty_step, min_qty and price_tick lie in [1e-12, 1e9]. Quantities and prices
 // are rounded to whole numbers of 1e-12 (Note [Decimal grid values]), so a
-// finer step or tick would be erased by that rounding and a subnormal such as 1e-320 divides
-// prices into infinities; above 1e9 a size is a unit mistake (no exchange
+// finer step or tick would be erased by that rounding, and a subnormal such
+// as 1e-320 divides prices into infinities; above 1e9 a size is a unit mistake (no exchange
 // trades a billion units per step or quotes a billion per tick).
 inline constexpr double kMinInstrumentSize = 1.0 / kDecimalGridScale;
 inline constexpr double kMaxInstrumentSize = 1e9;

@@ -15,8 +15,8 @@ namespace btforge {
 //   than 1e-12 would be rounded away on its tick. The ceiling keeps what
 //   the engines build from prices far from the double limit: squares summed
 //   over a period (BBANDS' variance) stay near 1e24 per bar, price x volume
-//   near 1e36, and a position's notional finite. Real
-//   prices (1e-8 meme coins to 1e6 per share) sit well inside.
+//   near 1e36, and a position's notional finite. Real prices (1e-8 meme
+//   coins to 1e6 per share) sit well inside.
 // - Volume in [0, 1e24]: a bar trading 1e12 quote units at the smallest
 //   price; sums of price x volume over every bar (OBV, MFI) stay finite.
 // - A funding rate per funding time with |rate| <= 1, i.e. at most 100% of

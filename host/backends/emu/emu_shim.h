@@ -14,8 +14,9 @@
 // btforge_infinity() (btforge_device.cuh defines them only under CUDA, i.e.
 // #ifndef BTFORGE_DEVICE), the math functions the device rewrites leave
 // unqualified (Note [Device rewrites]: CUDA's sqrt, fabs, ... have the IEEE
-// semantics of std::'s), btforge_countr_zero(), and the launch coordinates. Those are thread_local so
-// several host threads can each run whole blocks at once; emu_launch() sets
+// semantics of std::'s), btforge_countr_zero(), and the launch coordinates.
+// Those are thread_local so several host threads can each run whole blocks at
+// once; emu_launch() sets
 // them before every simulated CUDA thread. Include it only before the
 // generated sources, in emu_kernels.cpp and emu_variant_kernels.cpp (and in
 // the portable math parity driver, parity-tests/math/): nothing else sees

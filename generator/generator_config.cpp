@@ -31,17 +31,19 @@ SymbolCapacity read_symbol_capacity(const JsonNode& node) {
     SymbolCapacity capacity;
     capacity.constant = node.require("constant").as_string();
     JsonNode variants = node.require("kernel_variants");
-    std::size_t n = variants.expect_array("an array of {\"name\", \"max_symbols\"} objects, smallest first");
+    std::size_t n =
+        variants.expect_array("an array of {\"name\", \"max_symbols\"[, \"spills_checked\"]} objects, smallest first");
     if (n == 0) variants.fail("at least one kernel variant", "an empty array");
     for (std::size_t i = 0; i < n; ++i) {
         JsonNode v = variants.element(i);
-        v.expect_object().allow_only_keys({"name", "max_symbols"});
+        v.expect_object().allow_only_keys({"name", "max_symbols", "spills_checked"});
         KernelVariant variant;
         variant.name = v.require("name").as_identifier();
         JsonNode max_symbols = v.require("max_symbols");
         std::uint64_t most = max_symbols.as_unsigned();
         if (most < 1 || most > 1u << 20) max_symbols.fail("a symbol count in 1..1048576", std::to_string(most));
         variant.max_symbols = static_cast<int>(most);
+        if (std::optional<JsonNode> checked = v.find("spills_checked")) variant.spills_checked = checked->as_bool();
         for (const KernelVariant& before : capacity.variants) {
             if (before.name == variant.name) v.require("name").fail("a name no other variant has", variant.name);
             if (before.max_symbols >= variant.max_symbols) {

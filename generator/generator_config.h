@@ -45,6 +45,10 @@ struct KernelVariant {
     std::string name;  // an identifier, e.g. "wide"
     int max_symbols = 0;
     std::string suffix;  // "" for the first, "_<name>" for the others
+    // Note [Spills: errors for the shipped kernels only]: whether a spill of
+    // this variant's kernels fails a strict build (cmake/BtforgeGenerated.cmake
+    // reads the key; kept here so that the generator validates it).
+    bool spills_checked = false;
 };
 
 // spec/generator.json "symbol_capacity": the reference's constant and the

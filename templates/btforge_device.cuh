@@ -67,5 +67,33 @@ BTFORGE_DEVICE inline const double* btforge_series_pointer(const double* p) {
 }
 
 {{entities}}
+// Note [Run shape]
+// What a launch already knows of its run, made a compile-time constant so
+// that the compiler drops what the run cannot use. The single variant
+// (BTFORGE_SYMBOL_CAPACITY 1) runs markets of one symbol only: the host
+// chooses a variant by the market's size (Note [Kernel variants]), and a
+// module's entry points carry their variant's suffix, so no launch of a
+// larger market can reach this code. There n_symbols is the constant 1:
+// every symbol loop of the reference becomes straight code on symbol 0, and
+// the per-symbol state (arrays of one) lives in registers, not in local
+// memory. A run-time build (--jit, host/cuda/jit_compile.cpp) defines
+// BTFORGE_FIXED_n_symbols to its market's count, for the same effect on a
+// small market of any size. Results cannot change: the constant is the value
+// the launch carries. Where nothing is folded the launch's own view is passed
+// on, not a copy: a copy moved the register allocation of the narrow
+// default's period kernel into spills.
+#if defined(BTFORGE_FIXED_n_symbols) || BTFORGE_SYMBOL_CAPACITY == 1
+BTFORGE_DEVICE inline MarketView shaped_market(MarketView market) {
+#if defined(BTFORGE_FIXED_n_symbols)
+    market.n_symbols = BTFORGE_FIXED_n_symbols;
+#else
+    market.n_symbols = 1;
+#endif
+    return market;
+}
+#else
+BTFORGE_DEVICE inline const MarketView& shaped_market(const MarketView& market) { return market; }
+#endif
+
 }  // inline namespace symbols<capacity>
 }  // namespace btforge::device

@@ -54,7 +54,8 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep)(const btforge::device::SweepLaun
     btforge::device::{{params_struct}} p;
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
-    btforge::device::{{entry}}(launch.market, s, p, launch.account, launch.rows[ordinal], nullptr, nullptr, nullptr);
+    btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
+                               launch.rows[ordinal], nullptr, nullptr, nullptr);
 }
 
 extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
@@ -64,6 +65,7 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods)(const btforge::device::S
     btforge::device::{{params_struct}} p;
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
-    btforge::device::{{entry}}(launch.market, s, p, launch.account, launch.rows[ordinal], nullptr, nullptr,
+    btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
+                               launch.rows[ordinal], nullptr, nullptr,
                                launch.periods + ordinal * launch.account.n_periods);
 }

@@ -12,6 +12,8 @@ namespace {
 constexpr KernelVariant kVariants[] = {BTFORGE_FOR_EACH_KERNEL_VARIANT(BTFORGE_VARIANT_ENTRY)};
 #undef BTFORGE_VARIANT_ENTRY
 
+std::string symbols_text(int n) { return std::to_string(n) + (n == 1 ? " symbol" : " symbols"); }
+
 const KernelVariant* find_variant(std::string_view name) {
     for (const KernelVariant& v : kVariants) {
         if (v.name == name) return &v;
@@ -31,7 +33,7 @@ void check_kernel_variant_name(std::string_view name) {
 }
 
 std::string describe_kernel_variant(const KernelVariant& variant) {
-    return std::string(variant.name) + " (up to " + std::to_string(variant.max_symbols) + " symbols)";
+    return std::string(variant.name) + " (up to " + symbols_text(variant.max_symbols) + ")";
 }
 
 std::string list_kernel_variants() {
@@ -54,8 +56,7 @@ const KernelVariant& choose_kernel_variant(int n_symbols, std::string_view reque
     const KernelVariant& v = *find_variant(requested);
     if (n_symbols > v.max_symbols) {
         throw std::invalid_argument("--kernel-variant " + std::string(requested) + " holds up to " +
-                                    std::to_string(v.max_symbols) + " symbols; this market has " +
-                                    std::to_string(n_symbols));
+                                    symbols_text(v.max_symbols) + "; this market has " + std::to_string(n_symbols));
     }
     return v;
 }

@@ -17,13 +17,16 @@ TEST_CASE("kernel variants: smallest first, the last as large as the reference's
         CHECK(kernel_variants()[i - 1].max_symbols < kernel_variants()[i].max_symbols);
         CHECK(kernel_variants()[i].suffix == "_" + std::string(kernel_variants()[i].name));
     }
-    CHECK(kernel_variants().front().max_symbols == 16);
+    // Note [Run shape]: the first holds one symbol, whose count it folds.
+    CHECK(kernel_variants().front().max_symbols == 1);
+    CHECK(kernel_variants()[1].max_symbols == 16);
     CHECK(kernel_variants().back().max_symbols == kMaxSymbols);
     CHECK(kMaxSymbols >= 512);
 }
 
 TEST_CASE("choose_kernel_variant: the smallest that holds the market, or the one asked for if it holds it") {
-    const KernelVariant& narrow = kernel_variants().front();
+    const KernelVariant& single = kernel_variants().front();
+    const KernelVariant& narrow = kernel_variants()[1];
     const KernelVariant& wide = kernel_variants().back();
     struct Case {
         int symbols;
@@ -31,9 +34,11 @@ TEST_CASE("choose_kernel_variant: the smallest that holds the market, or the one
         const KernelVariant* expected;
     };
     const Case cases[] = {
-        {1, "", &narrow},          {16, "", &narrow},      {16, "auto", &narrow},
-        {17, "", &wide},           {300, "auto", &wide},   {kMaxSymbols, "", &wide},
+        {1, "", &single},          {1, "auto", &single},   {2, "", &narrow},
+        {16, "", &narrow},         {16, "auto", &narrow},  {17, "", &wide},
+        {300, "auto", &wide},      {kMaxSymbols, "", &wide},
         {3, wide.name.data(), &wide},                      {16, narrow.name.data(), &narrow},
+        {1, narrow.name.data(), &narrow},                  {1, wide.name.data(), &wide},
     };
     for (const Case& c : cases) {
         CAPTURE(c.symbols);
@@ -43,6 +48,8 @@ TEST_CASE("choose_kernel_variant: the smallest that holds the market, or the one
     CHECK_THROWS_WITH_AS(choose_kernel_variant(kMaxSymbols + 1), doctest::Contains("no kernel variant holds it"),
                          std::invalid_argument);
     CHECK_THROWS_WITH_AS(choose_kernel_variant(17, std::string(narrow.name)), doctest::Contains("holds up to 16"),
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(choose_kernel_variant(2, std::string(single.name)), doctest::Contains("holds up to 1 symbol;"),
                          std::invalid_argument);
     CHECK_THROWS_WITH_AS(choose_kernel_variant(3, "huge"), doctest::Contains("unknown --kernel-variant 'huge'"),
                          std::invalid_argument);

@@ -77,17 +77,19 @@ BTFORGE_DEVICE inline const double* btforge_series_pointer(const double* p) {
 // every symbol loop of the reference becomes straight code on symbol 0, and
 // the per-symbol state (arrays of one) lives in registers, not in local
 // memory. A run-time build (--jit, host/cuda/jit_compile.cpp) defines
-// BTFORGE_FIXED_n_symbols to its market's count, for the same effect on a
-// small market of any size. Results cannot change: the constant is the value
-// the launch carries. Where nothing is folded the launch's own view is passed
+// BTFORGE_FIXED_funding_free to whether its market settles any funding
+// (Note [Markets without funding]), so that a market without funding has no
+// funding code at all. Results cannot change: each constant is the value the
+// launch carries. Where nothing is folded the launch's own view is passed
 // on, not a copy: a copy moved the register allocation of the narrow
 // default's period kernel into spills.
-#if defined(BTFORGE_FIXED_n_symbols) || BTFORGE_SYMBOL_CAPACITY == 1
+#if defined(BTFORGE_FIXED_funding_free) || BTFORGE_SYMBOL_CAPACITY == 1
 BTFORGE_DEVICE inline MarketView shaped_market(MarketView market) {
-#if defined(BTFORGE_FIXED_n_symbols)
-    market.n_symbols = BTFORGE_FIXED_n_symbols;
-#else
+#if BTFORGE_SYMBOL_CAPACITY == 1
     market.n_symbols = 1;
+#endif
+#if defined(BTFORGE_FIXED_funding_free)
+    market.funding_free = BTFORGE_FIXED_funding_free;
 #endif
     return market;
 }

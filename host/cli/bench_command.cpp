@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -84,6 +85,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     std::uint64_t max_combinations = 0;
     std::uint64_t cpu_max_combinations = 0;
     bool skip_single_thread = false;
+    bool no_funding = false;
     int threads = 0;
     int periods = 0;
     std::string timeline_file;
@@ -96,6 +98,8 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("bars", po::value(&market_options.n_bars)->default_value(market_options.n_bars), "synthetic bars")
         ("symbols", po::value(&market_options.n_symbols)->default_value(market_options.n_symbols), "synthetic symbols")
         ("seed", whole_number_value(&market_options.seed), "synthetic seed")
+        ("no-funding", po::bool_switch(&no_funding),
+         "every funding rate of the synthetic market 0, as spot data has (Note [Markets without funding])")
         ("max-combinations", whole_number_value(&max_combinations),
          "run only the first N combinations of the grid (0: all)")
         ("cpu-max-combinations", whole_number_value(&cpu_max_combinations),
@@ -137,6 +141,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     if (backend_choice.name != "cpu") backend = resolve_backend(backend_choice, strategy.spec.name, threads);
 
     Market market = make_synthetic_market(market_options);
+    if (no_funding) std::fill(market.funding_rate.begin(), market.funding_rate.end(), 0.0);
     const MarketWindow window = choose_window(market, window_choice);
     std::vector<std::vector<double>> values;
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
@@ -159,6 +164,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     std::cout << "btforge bench: strategy " << strategy.spec.name << ", grid " << grid.origin << "\n"
               << "account: " << describe_account(account) << "\n"
               << (window == whole_market(market) ? std::string() : "window: " + describe_window(market, window) + "\n")
+              << (market.funding_free() ? "funding: none (Note [Markets without funding])\n" : "")
               << "workload: " << market.n_symbols() << " symbols x " << window.n_bars << " bars x " << combinations
               << (combinations != space.count() ? " of " + std::to_string(space.count()) : std::string())
               << " combinations = " << cells_per_combination * static_cast<double>(combinations) << " cells"

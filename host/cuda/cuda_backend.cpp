@@ -179,7 +179,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         const std::vector<FixedParameter> fixed = fixed_parameters(*job.spec, *job.space);
         JitBuild built =
             build_strategy_kernel(request, strategy, info.compute_major, info.compute_minor, fixed, variant,
-                                  job.market->n_symbols());
+                                  job.market->funding_free());
         stats.jit = true;
         stats.jit_cache_hit = built.cache_hit;
         stats.jit_compile_seconds = built.compile_seconds;
@@ -187,9 +187,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         stats.nvrtc_version = request.nvrtc->version();
         stats.jit_fixed_parameters = fixed.size();
         stats.kernel_source = describe_jit_build(built, stats.nvrtc_version) + ", " + std::to_string(fixed.size()) +
-                              " parameter(s)" +
-                              (jit_fixes_symbol_count(job.market->n_symbols(), variant) ? " and the symbol count" : "") +
-                              " folded";
+                              " parameter(s) and the market's funding (" +
+                              (job.market->funding_free() ? "none" : "settled") + ") folded";
         source.origin = "the NVRTC build of strategy '" + strategy + "'" +
                         (built.cache_file.empty() ? std::string() : " (" + built.cache_file.string() + ")");
         source.kind = built.image.kind;

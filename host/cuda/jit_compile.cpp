@@ -135,7 +135,7 @@ void check_nvrtc_supports(const NvrtcLibrary& nvrtc, int compute_major, int comp
 
 JitBuild build_strategy_kernel(const JitRequest& request, const std::string& strategy, int compute_major,
                                int compute_minor, const std::vector<FixedParameter>& fixed,
-                               const KernelVariant& variant, int n_symbols, std::string* entry_point) {
+                               const KernelVariant& variant, bool funding_free, std::string* entry_point) {
     std::shared_ptr<const NvrtcLibrary> nvrtc = request.nvrtc;
     if (nvrtc == nullptr) {
         std::string why_not;
@@ -149,9 +149,7 @@ JitBuild build_strategy_kernel(const JitRequest& request, const std::string& str
     std::vector<std::string> options = jit_compile_options(compute_major, compute_minor, nvrtc->has_cubin(), fixed);
     options.push_back("-DBTFORGE_SYMBOL_CAPACITY=" + std::to_string(variant.max_symbols));
     options.push_back("-DBTFORGE_KERNEL_SUFFIX=" + std::string(variant.suffix));
-    if (jit_fixes_symbol_count(n_symbols, variant)) {
-        options.push_back("-DBTFORGE_FIXED_n_symbols=" + std::to_string(n_symbols));
-    }
+    options.push_back(std::string("-DBTFORGE_FIXED_funding_free=") + (funding_free ? "1" : "0"));
     const std::string architecture = "sm_" + std::to_string(compute_major) + std::to_string(compute_minor);
     const std::filesystem::path directory =
         request.cache_directory ? *request.cache_directory : default_jit_cache_directory();

@@ -70,17 +70,14 @@ void check_nvrtc_supports(const NvrtcLibrary& nvrtc, int compute_major, int comp
 // options for sm_<major><minor> (CUBIN when this NVRTC can emit it, else
 // PTX) and for the kernel variant (Note [Kernel variants]: its capacity and
 // its entry points' suffix, which the source's entry_point then carries),
-// the market's symbol count as a constant where it is at most
-// kJitFixedSymbolsMost (Note [Run shape] in generated/btforge_device.cuh;
-// beyond it the unrolled symbol loops only grow the code), the cache
-// directory of `request`, NVRTC as compiler.
-inline constexpr int kJitFixedSymbolsMost = 16;
-inline bool jit_fixes_symbol_count(int n_symbols, const KernelVariant& variant) {
-    return n_symbols >= 1 && n_symbols <= kJitFixedSymbolsMost && n_symbols <= variant.max_symbols;
-}
+// whether the market is funding-free (Note [Markets without funding], folded
+// by Note [Run shape] in generated/btforge_device.cuh), the cache directory
+// of `request`, NVRTC as compiler. The symbol count is not folded beyond the
+// single variant's 1: unrolled over 4 symbols, band_reversion ran 1.41x
+// slower (docs/PERFORMANCE.md, "Run shape").
 JitBuild build_strategy_kernel(const JitRequest& request, const std::string& strategy, int compute_major,
                                int compute_minor, const std::vector<FixedParameter>& fixed,
-                               const KernelVariant& variant, int n_symbols, std::string* entry_point = nullptr);
+                               const KernelVariant& variant, bool funding_free, std::string* entry_point = nullptr);
 
 // "NVRTC 13.0, cache hit, 0.00 s compile" for the report.
 std::string describe_jit_build(const JitBuild& build, const std::string& nvrtc_version);

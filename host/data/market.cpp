@@ -1,5 +1,6 @@
 #include "host/data/market.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "host/data/margin_schedule_input.h"
@@ -26,6 +27,14 @@ void Market::set_instrument_columns() {
     }
 }
 
+bool Market::funding_free() const {
+    const std::size_t n = std::min(funding_events.size(), funding_rate.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (funding_events[i] > 0 && funding_rate[i] != 0.0) return false;
+    }
+    return true;
+}
+
 MarketView Market::view() const {
     if (n_symbols() > kMaxSymbols) {
         throw std::runtime_error("market has " + std::to_string(n_symbols()) + " symbols; the kernels are built for at most " +
@@ -35,6 +44,7 @@ MarketView Market::view() const {
     v.n_symbols = n_symbols();
     v.n_bars = n_bars();
     v.bar_stride = n_bars();
+    v.funding_free = funding_free() ? 1 : 0;
     v.timestamp_ms = timestamp_ms.data();
     v.open = open.data();
     v.high = high.data();

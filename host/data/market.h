@@ -43,6 +43,10 @@ struct Market {
     }
     int symbol_index(const std::string& name) const;  // -1 when absent
     void set_instrument_columns();
+    // Whether no bar settles a funding time at a nonzero rate (Note [Markets
+    // without funding]): read from the columns at each call, never stored,
+    // so it cannot go stale; view() sets MarketView::funding_free from it.
+    bool funding_free() const;
     MarketView view() const;
 };
 

@@ -111,7 +111,7 @@ private:
     void settle_funding(int t, int s) {
         OpenTrade& open = holdings_[static_cast<std::size_t>(s)];
         const int i = market_index(market_, s, t);
-        if (open.trade < 0 || market_.tradable[i] == 0) return;
+        if (open.trade < 0 || market_.tradable[i] == 0 || market_.funding_free != 0) return;
         Totals& totals = trades_.at(open.trade);
         for (int k = 0; k < market_.funding_events[i]; ++k) {
             // settle_funding and apply_funding of the reference, step for step.

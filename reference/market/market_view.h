@@ -26,10 +26,21 @@ namespace btforge {
 // bar (Note [Indicator series are shared]): at the window's first bar every
 // indicator has warmed up on the bars before it, as a run started there with
 // that history would see. A whole-market view has bar_stride == n_bars.
+//
+// Note [Markets without funding]
+// A funding time settled at a rate of 0 moves an amount of 0, which changes
+// no balance (docs/ACCOUNTING.md §3). A market none of whose bars settles a
+// funding time at a nonzero rate (spot data, `--funding-rate 0`) is marked
+// funding_free, and settle_funding does not look at its bars at all: no
+// load of the funding columns, no loop, on every bar a position is held. 0,
+// the value of a view built field by field, always looks. The flag is the
+// whole market's, so a window of it keeps it. The device's run-time builds
+// fold it into a constant (Note [Run shape]).
 struct BT_KERNEL MarketView {
     int n_symbols;
     int n_bars;      // bars of the view
     int bar_stride;  // length of one symbol's row in the arrays (Note [Market windows])
+    int funding_free;  // 1: no bar settles a funding time at a nonzero rate (Note [Markets without funding])
     const std::int64_t* timestamp_ms;    // [n_bars], strictly increasing
     const double* open;                  // [n_symbols * bar_stride]
     const double* high;

@@ -109,7 +109,7 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
                 }
             }
             if (holding.side == 0) continue;
-            settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+            settle_funding(pf.account, holding, m, i);
             where.trade_index = st.trade_index;
             int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
             // Note [Liquidation rule]: the exchange's liquidation first where the price reaches it first.

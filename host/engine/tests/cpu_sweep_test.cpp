@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -118,4 +120,52 @@ TEST_CASE("a spec that disagrees with its kernel's binding is rejected by name")
     text.replace(text.find("\"tmp_period__\""), 14, "\"fast_period\"");
     StrategySpec spec = parse_strategy_spec(text, "swapped.json", indicator_signatures());
     CHECK_THROWS_WITH_AS(bind_strategy(spec), doctest::Contains("do not match its kernel"), std::runtime_error);
+}
+
+TEST_CASE("Note [Markets without funding]: a market whose rates are all 0 skips its settlements, and no bit moves") {
+    for (auto [spec_file, grid] : {std::pair{"default.json", kDefaultGrid},
+                                   std::pair{"sma_cross.json", kSmaGrid}}) {
+        CAPTURE(spec_file);
+        SmallSweep sweep(spec_file, grid);
+        REQUIRE_FALSE(sweep.market.funding_free());
+        CHECK(sweep.job.view().funding_free == 0);
+        int settling = 0;
+        for (std::int32_t events : sweep.market.funding_events) settling += events > 0 ? 1 : 0;
+        REQUIRE(settling > 0);  // the funding times stay; only their rates become 0
+        std::fill(sweep.market.funding_rate.begin(), sweep.market.funding_rate.end(), 0.0);
+        REQUIRE(sweep.market.funding_free());
+        REQUIRE(sweep.job.view().funding_free == 1);
+        SweepOutcome skipped = sweep.run(2);
+        int traded = 0;
+        for (const ResultRow& row : skipped.all) {
+            std::vector<double> values(sweep.spec.parameters.size());
+            sweep.space.decode(row.combination_id, values);
+            std::vector<const double*> series(sweep.spec.indicators.size());
+            sweep.job.resolve_series(values, series);
+            MarketView settled = sweep.job.view();
+            settled.funding_free = 0;  // every funding time settled, at its rate of 0
+            Metrics m{};
+            sweep.job.binding->run(settled, series.data(), values.data(), sweep.job.account, m, nullptr, nullptr,
+                                   nullptr);
+            CHECK(same_bits(m, row.metrics));
+            traded += row.metrics.n_trades > 0 ? 1 : 0;
+        }
+        CHECK(traded > 0);
+    }
+}
+
+TEST_CASE("Market::funding_free: a single settlement at a nonzero rate makes a market settle funding") {
+    SmallSweep sweep("sma_cross.json", kSmaGrid);
+    std::fill(sweep.market.funding_rate.begin(), sweep.market.funding_rate.end(), 0.0);
+    CHECK(sweep.market.funding_free());
+    std::size_t last_event = 0;
+    for (std::size_t i = 0; i < sweep.market.funding_events.size(); ++i) {
+        if (sweep.market.funding_events[i] > 0) last_event = i;
+    }
+    REQUIRE(sweep.market.funding_events[last_event] > 0);
+    sweep.market.funding_rate[last_event] = -1e-8;
+    CHECK_FALSE(sweep.market.funding_free());
+    CHECK(sweep.market.view().funding_free == 0);
+    sweep.market.funding_events[last_event] = 0;  // a rate at a bar that settles no funding time counts for nothing
+    CHECK(sweep.market.funding_free());
 }

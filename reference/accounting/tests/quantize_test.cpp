@@ -168,7 +168,18 @@ TEST_CASE("a funding rate of 0 settles nothing: every amount stays bit for bit a
         apply_funding(account, h, funding_delta(side, qty, price, 0.0));
         REQUIRE(same_account(account, account_before));
         REQUIRE(same_holding(h, h_before));
-        settle_funding(account, h, 3, price, 0.0);
+        // Note [Markets without funding]: why a market whose rates are all 0
+        // may skip its settlements; here one is looked at (3 funding times).
+        const std::int32_t events = 3;
+        const double rate = 0.0;
+        MarketView bar{};
+        bar.n_symbols = 1;
+        bar.n_bars = 1;
+        bar.bar_stride = 1;
+        bar.open = &price;
+        bar.funding_rate = &rate;
+        bar.funding_events = &events;
+        settle_funding(account, h, bar, 0);
         REQUIRE(same_account(account, account_before));
         REQUIRE(same_holding(h, h_before));
     }

@@ -157,7 +157,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             // Funding settles at the open, before a resting entry can fill:
             // a position it opens did not hold the bar's funding time.
             if (holding.side != 0) {
-                settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+                settle_funding(pf.account, holding, m, i);
             }
             RestingEntryFill fill;
             fill.filled = 0;

@@ -152,7 +152,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 }
                 if (holding.side == 0) continue;
                 // 2. Funding.
-                settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+                settle_funding(pf.account, holding, m, i);
                 // 3. Exits inside the bar.
                 if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
                                     m.qty_step + s, m.min_qty + s) != 0) {

@@ -177,7 +177,7 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
                     symbol_set_remove(busy, s);
                     continue;
                 }
-                settle_funding(pf.account, holding, m.funding_events[i], m.open[i], m.funding_rate[i]);
+                settle_funding(pf.account, holding, m, i);
                 where.trade_index = st.trade_index;
                 if (liquidate_if_first(pf, metrics, log, where, held, m.open[i], m.high[i], m.low[i], 0.0,
                                        kStopNotHit) != 0) {

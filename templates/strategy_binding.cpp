@@ -12,6 +12,20 @@ namespace btforge {
 
 namespace {
 
+// Note [Run shape] (generated/btforge_device.cuh) on the CPU: a market of
+// one symbol runs the reference with n_symbols the constant 1, inlined
+// whole (flatten) so that the constant reaches every symbol loop. The same
+// rules and the same arithmetic (-ffp-contract=off), so the same bits:
+// parity_emu_narrow_one_symbol_* holds the generic kernels to it. Measured
+// 1.4-1.6x on one thread (docs/PERFORMANCE.md, "Run shape").
+[[gnu::flatten]] void run_{{strategy}}_single(const MarketView& market, const {{series_struct}}& s,
+                                             const {{params_struct}}& p, const AccountConfig& config, Metrics& out,
+                                             FillLog* log, double* equity_curve, PeriodStatistics* periods) {
+    MarketView one = market;
+    one.n_symbols = 1;
+    {{entry}}(one, s, p, config, out, log, equity_curve, periods);
+}
+
 void run_{{strategy}}(const MarketView& market, const double* const* series, const double* values,
                       const AccountConfig& config, Metrics& out, FillLog* log, double* equity_curve,
                       PeriodStatistics* periods) {
@@ -23,6 +37,10 @@ void run_{{strategy}}(const MarketView& market, const double* const* series, con
 {{#series}}
     s.{{id}} = series[{{use}}];
 {{/series}}
+    if (market.n_symbols == 1) {
+        run_{{strategy}}_single(market, s, p, config, out, log, equity_curve, periods);
+        return;
+    }
     {{entry}}(market, s, p, config, out, log, equity_curve, periods);
 }
 

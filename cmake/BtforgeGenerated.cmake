@@ -147,8 +147,7 @@ foreach(source IN LISTS BTFORGE_GENERATED_KERNELS)
     # regression this check is for; the single variant holds all of its one
     # symbol's state in registers and spills a few of them at 5 blocks per
     # SM, measured faster than its spill-free build at 4 (docs/
-    # PERFORMANCE.md, "The single-symbol variant"). Both are reported as a
-    # warning.
+    # PERFORMANCE.md, "Run shape"). Both are reported as a warning.
     set(spills_fail OFF)
     if(BTFORGE_STRICT_SPILLS AND checked AND strategy IN_LIST spill_checked)
       set(spills_fail ON)

@@ -17,7 +17,7 @@ namespace {
 // whole (flatten) so that the constant reaches every symbol loop. The same
 // rules and the same arithmetic (-ffp-contract=off), so the same bits:
 // parity_emu_narrow_one_symbol_* holds the generic kernels to it. Measured
-// 1.4-1.6x on one thread (docs/PERFORMANCE.md, "Run shape").
+// 1.4-1.9x on one thread (docs/PERFORMANCE.md, "Run shape").
 [[gnu::flatten]] void run_{{strategy}}_single(const MarketView& market, const {{series_struct}}& s,
                                              const {{params_struct}}& p, const AccountConfig& config, Metrics& out,
                                              FillLog* log, double* equity_curve, PeriodStatistics* periods) {

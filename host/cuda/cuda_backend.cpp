@@ -177,9 +177,9 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             if (request.nvrtc == nullptr) throw std::runtime_error(why_not);
         }
         const std::vector<FixedParameter> fixed = fixed_parameters(*job.spec, *job.space);
-        JitBuild built =
-            build_strategy_kernel(request, strategy, info.compute_major, info.compute_minor, fixed, variant,
-                                  job.market->funding_free());
+        const bool funding_free = job.market->funding_free();  // a scan of the market: once
+        JitBuild built = build_strategy_kernel(request, strategy, info.compute_major, info.compute_minor, fixed,
+                                               variant, funding_free);
         stats.jit = true;
         stats.jit_cache_hit = built.cache_hit;
         stats.jit_compile_seconds = built.compile_seconds;
@@ -188,7 +188,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         stats.jit_fixed_parameters = fixed.size();
         stats.kernel_source = describe_jit_build(built, stats.nvrtc_version) + ", " + std::to_string(fixed.size()) +
                               " parameter(s) and the market's funding (" +
-                              (job.market->funding_free() ? "none" : "settled") + ") folded";
+                              (funding_free ? "none" : "settled") + ") folded";
         source.origin = "the NVRTC build of strategy '" + strategy + "'" +
                         (built.cache_file.empty() ? std::string() : " (" + built.cache_file.string() + ")");
         source.kind = built.image.kind;

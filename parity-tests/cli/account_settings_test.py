@@ -146,6 +146,13 @@ class AccountSettings(e2e.CliTestCase):
         self.assertEqual(printed_account(p.stdout),
                          dict(spec_account("sma_cross"), taker_fee=0.0011))
 
+    def test_bench_no_funding_times_a_funding_free_market(self):
+        # Note [Markets without funding]: the synthetic market's rates become 0, and bench says so.
+        args = ("bench", "--strategy", "sma_cross", "--bars", "300", "--symbols", "1", "--max-combinations", "4",
+                "--skip-single-thread", "--threads", "1")
+        self.assertIn("funding: none (Note [Markets without funding])", self.btforge(*args, "--no-funding").stdout)
+        self.assertNotIn("funding: none", self.btforge(*args).stdout)
+
     def test_bad_values_are_refused_with_one_clear_error(self):
         grid = self.write_grid("sma_cross")
         cases = [

@@ -272,6 +272,43 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
     return r;
 }
 
+void check_pbo_backend_name(const std::string& pbo_backend) {
+    if (pbo_backend != "auto" && pbo_backend != "cpu" && pbo_backend != "cuda") {
+        throw po::error("--pbo-backend must be auto, cpu or cuda, got '" + pbo_backend + "'");
+    }
+}
+
+OverfittingBackend resolve_overfitting_backend(const std::string& pbo_backend, const BackendChoice& gpus) {
+    // Note [CSCV of a merge]
+    check_pbo_backend_name(pbo_backend);
+    OverfittingBackend r;
+    if (pbo_backend == "cpu" || (pbo_backend == "auto" && (gpus.name == "cpu" || gpus.name == "emu"))) return r;
+    std::string why;
+    std::shared_ptr<cuda::CudaDriver> driver;
+    int device = 0;
+    if (cuda::embedded_backtest_overfitting_image().empty()) {
+        why = "this btforge was built without nvcc: it has no CSCV kernel";
+    } else if (std::unique_ptr<cuda::CudaDriver> opened = cuda::CudaDriver::open(&why); opened != nullptr) {
+        driver = std::move(opened);
+        const int available = static_cast<int>(cuda::list_devices(*driver).size());
+        device = chosen_devices(gpus, available).front();
+        if (available == 0) {
+            why = "the CUDA driver reports no device";
+        } else if (device < 0 || device >= available) {
+            why = "no CUDA device " + std::to_string(device) + " (this machine has " + std::to_string(available) + ")";
+        }
+    }
+    if (!why.empty()) {
+        if (pbo_backend == "cuda") throw std::runtime_error("--pbo-backend cuda cannot run: " + why);
+        r.fallback = why;
+        return r;
+    }
+    r.run = [driver, device](std::span<const PeriodStatistics> returns, int periods, const OverfittingOptions& pbo) {
+        return cuda::probability_of_backtest_overfitting_on_device(*driver, device, returns, periods, pbo);
+    };
+    return r;
+}
+
 bool backend_computes_series(const ResolvedBackend& backend) {
     if (backend.name == "emu") return true;
     return backend.name == "cuda" && cuda::embedded_kernel_image(cuda::kIndicatorModule).has_value();

@@ -72,6 +72,31 @@ struct ResolvedBackend {
 
 ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& strategy, int threads);
 
+// Note [CSCV of a merge]
+// `btforge merge` and rank 0 of `sweep --mpi` validate every shard's period
+// statistics in one process (Note [Shards]). Their CSCV runs where a single
+// process's would: --pbo-backend auto takes a GPU of the merging machine
+// when one is usable (the CSCV kernels embedded, the driver loaded, the
+// device there), cuda insists on it, cpu never looks. The numbers are the
+// same bit for bit either way (Note [CSCV scan on the device]); only the
+// time differs, about 50x for a million combinations (docs/PERFORMANCE.md,
+// issue 15). Under --mpi, auto keeps a sweep on --backend cpu or emu on the
+// CPU, as one process would; the GPU is rank 0's (Note [Ranks and their
+// GPUs]). `merge --device N` picks it.
+struct OverfittingBackend {
+    // Unset: probability_of_backtest_overfitting on the CPU.
+    std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)> run;
+    std::string fallback;  // auto without a usable GPU: why, for the caller to say
+};
+
+// A usage error unless `pbo_backend` is auto, cpu or cuda (--pbo-backend).
+void check_pbo_backend_name(const std::string& pbo_backend);
+
+// `pbo_backend`: auto|cpu|cuda; `gpus`: the sweep's backend choice (its
+// name and devices; node_rank as Note [Ranks and their GPUs] sets it).
+// Throws std::runtime_error when cuda cannot run, naming why.
+OverfittingBackend resolve_overfitting_backend(const std::string& pbo_backend, const BackendChoice& gpus);
+
 // Whether `backend` computes its own indicator series (Note [Series on the
 // device]): emu always, cuda when this binary embeds the indicator kernels
 // (a build without nvcc runs --jit and --kernels FILE on series the CPU

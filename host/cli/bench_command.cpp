@@ -108,7 +108,7 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("periods", po::value(&periods)->default_value(periods),
          ("period statistics per combination, 0.." + std::to_string(kMaxPeriods) +
           ", every run (Note [Period statistics]; their cost is the difference to a run without)").c_str())
-        ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: all hardware threads)")
+        ("threads,j", po::value(&threads)->default_value(0), "CPU threads of the parallel run (0: every CPU this process may run on)")
         ("chunk-timeline", po::value(&timeline_file)->value_name("CSV"),
          "cuda: write each launch of the backend's run (device, first, count, start_s, stop_s) to CSV");
     options.add(backend_options(backend_choice, "cpu|emu|cuda", "cpu"))
@@ -173,7 +173,7 @@ int run_bench_command(const std::vector<std::string>& args) {
                       : std::string())
               << (periods > 0 ? "\nperiod statistics: " + std::to_string(periods) + " per combination, every run"
                               : std::string())
-              << "\nmachine: " << cpu_model() << ", " << resolve_threads(0) << " hardware threads\n"
+              << "\nmachine: " << cpu_model() << ", " << hardware_threads_text() << "\n"
               << "indicator series for the CPU runs: " << series.distinct_series() << " built in "
               << series.build_seconds() << " s on " << threads
               << " threads (not in the CPU sweep times; a backend computes its own, inside its time)" << std::endl;

@@ -195,13 +195,24 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
 
     // The set-up, checked by every rank before any work (Note [Sweeps over MPI]).
     CheckedSweepRequest checked;
+    OverfittingBackend cscv;  // rank 0's (Note [CSCV of a merge])
     std::uint64_t shards = 0;
     std::exception_ptr own;
     try {
         if (request.threads == 0) {
-            // The node's hardware threads, shared by its ranks.
+            // The node's hardware threads shared by its ranks, but no more
+            // than the CPUs this rank may run on (Note [Threads a process
+            // may use]): mpirun may have bound it to fewer.
             const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-            request.threads = static_cast<int>(std::max(1u, hardware / static_cast<unsigned>(world->node_size())));
+            const int share = static_cast<int>(std::max(1u, hardware / static_cast<unsigned>(world->node_size())));
+            request.threads = std::min(share, usable_cpu_count());
+            if (rank == 0 && request.threads < share) {
+                std::cerr << "btforge sweep --mpi: rank 0 may run on " << request.threads << " of the node's "
+                          << hardware << " CPUs (its CPU affinity: mpirun binds each rank to a core when it starts "
+                          << "two or fewer), so its CPU work runs on " << thread_count_text(request.threads)
+                          << "; `mpirun --bind-to none` or `--map-by slot:PE=" << share << "` gives each rank "
+                          << share << "\n";
+            }
         }
         if (!device_chosen) request.backend.node_rank = world->node_rank();  // Note [Ranks and their GPUs]
         shards = mpi.shards != 0 ? mpi.shards : static_cast<std::uint64_t>(ranks);
@@ -223,6 +234,14 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
             // Note [Outputs checked before work]; opened again for the merge,
             // so no temporary waits through the run.
             open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
+            if (checked.request.pbo) {
+                cscv = resolve_overfitting_backend(checked.request.pbo_backend, checked.request.backend);
+                // With --backend auto the sweep itself says when there is no GPU.
+                if (!cscv.fallback.empty() && checked.request.backend.name == "cuda") {
+                    std::cerr << "btforge sweep --mpi: no usable GPU for rank 0's CSCV (" << cscv.fallback
+                              << "); it runs on " << thread_count_text(checked.request.threads) << "\n";
+                }
+            }
             std::cerr << "btforge sweep --mpi: " << ranks << (ranks == 1 ? " rank" : " ranks") << " ("
                       << world->library() << "), " << shards << " shards, rank r runs shards r, r + " << ranks
                       << ", ...; the progress shown is rank 0's\n";
@@ -306,7 +325,7 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
     const std::string what = "mpi: " + std::to_string(ranks) + (ranks == 1 ? " rank on " : " ranks on ") +
                              std::to_string(hosts.size()) + (hosts.size() == 1 ? " host, " : " hosts, ") +
                              std::to_string(shards) + (shards == 1 ? " shard merged" : " shards merged");
-    const int code = merge_and_write(checked_shards, checked, what, outputs, output, "btforge sweep --mpi");
+    const int code = merge_and_write(checked_shards, checked, cscv, what, outputs, output, "btforge sweep --mpi");
     if (code != kExitOk) return code;
     if (resumed != 0) {
         std::cout << "resumed " << resumed << " of " << shards << " shards from " << mpi.checkpoint

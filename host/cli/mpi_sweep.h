@@ -11,7 +11,8 @@ namespace btforge {
 // `mpirun -n R btforge sweep --mpi ...`: every rank parses the same command
 // line; the run is cut into N shards (--mpi-shards, default R; Note
 // [Shards]) and rank r runs shards r, r + R, r + 2R, ... on its node's
-// cores (--threads 0: the node's hardware threads shared among its ranks)
+// cores (--threads 0: the node's hardware threads shared among its ranks,
+// at most the CPUs a rank may run on: Note [Threads a process may use])
 // or GPU (Note [Ranks and their GPUs]). Each rank sends its shards, as
 // shard-file bytes, to rank 0, which checks and merges them as `btforge
 // merge` does and writes the one result set: byte for byte what one process

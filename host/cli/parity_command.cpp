@@ -76,7 +76,7 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("periods", po::value(&periods)->default_value(periods),
          ("period statistics compared per combination, 0.." + std::to_string(kMaxPeriods) +
           " (Note [Period statistics])").c_str())
-        ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: all hardware threads)")
+        ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: every CPU this process may run on)")
         ("initial-equity", po::value<double>()->value_name("X")->notifier([&initial_equity](double x) {
              initial_equity = x;
          }),

@@ -56,7 +56,8 @@ struct MergedSweep {
 };
 
 std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards, const CheckedSweepRequest& checked,
-                                          const std::string& what, const SweepHooks& hooks) {
+                                          const OverfittingBackend& cscv, const std::string& what,
+                                          const SweepHooks& hooks) {
     const SweepRequest& request = checked.request;
     const ShardFile& head = shards.front().content;
     auto merged = std::make_unique<MergedSweep>();
@@ -86,7 +87,7 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
         for (std::size_t i = 0; i < std::min<std::size_t>(merged->ranked.size(), 10); ++i) {
             ids.push_back(merged->ranked[i].combination_id);
         }
-        merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), nullptr, hooks);
+        merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run, hooks);
         if (merged->validation->pbo && merged->validation->pbo->cancelled) {
             merged->cancelled = true;
             return merged;
@@ -120,12 +121,12 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
 }  // namespace
 
 int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepRequest& request,
-                    const std::string& what, OutputTransaction& outputs, const std::string& output,
-                    const std::string& command) {
+                    const OverfittingBackend& cscv, const std::string& what, OutputTransaction& outputs,
+                    const std::string& output, const std::string& command) {
     SweepHooks hooks;
     hooks.cancel = &interrupt_requested();
     hooks.progress_on_stderr = true;
-    const std::unique_ptr<MergedSweep> merged = merge_shards(shards, request, what, hooks);
+    const std::unique_ptr<MergedSweep> merged = merge_shards(shards, request, cscv, what, hooks);
     if (merged->cancelled) {
         std::cerr << command << ": interrupted while computing the probability of backtest overfitting; no result "
                   << "file written\n";

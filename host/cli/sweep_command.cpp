@@ -30,7 +30,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
          ("rows to keep and print, 1.." + std::to_string(kMaxTopRows) + " (--all-rows writes every row)").c_str())
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
         ("all-rows", po::bool_switch(&request.all_rows), "write every combination's row, ranked, not only the top")
-        ("threads,j", po::value(&request.threads)->default_value(request.threads), "worker threads (0: all hardware threads)");
+        ("threads,j", po::value(&request.threads)->default_value(request.threads), "worker threads (0: every CPU this process may run on)");
     po::options_description validation_options("Validation (out-of-sample evidence, docs/VALIDATION.md)");
     validation_options.add_options()
         ("periods", po::value(&request.periods)->value_name("S"),

@@ -124,9 +124,7 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         throw po::error("--pbo splits the periods in halves: --periods must be even and at least 2, got " +
                         std::to_string(r.periods));
     }
-    if (r.pbo_backend != "auto" && r.pbo_backend != "cpu" && r.pbo_backend != "cuda") {
-        throw po::error("--pbo-backend must be auto, cpu or cuda, got '" + r.pbo_backend + "'");
-    }
+    check_pbo_backend_name(r.pbo_backend);
     if (checked.walk_forward_plan && checked.walk_forward_plan->in_sample_periods >= r.periods) {
         throw po::error("--walk-forward " + r.walk_forward + " needs more than " +
                         std::to_string(checked.walk_forward_plan->in_sample_periods) + " periods (--periods " +

@@ -255,6 +255,21 @@ class ThreadCountIndependence(CliTestCase):
     def test_sma_cross_strategy(self):
         self.check_strategy("sma_cross")
 
+    def test_threads_0_are_the_cpus_the_process_may_run_on(self):
+        # Note [Threads a process may use]: bound to one CPU (as mpirun binds
+        # a rank), --threads 0 starts one thread, not one per hardware thread.
+        taskset = shutil.which("taskset")
+        if taskset is None:
+            self.skipTest("no taskset (util-linux)")
+        grid = self.write_grid("default")
+        for cpus, threads in (("0", "1 thread"), ("0-%d" % (os.cpu_count() - 1), "%d thread" % os.cpu_count())):
+            p = subprocess.run([taskset, "-c", cpus, BTFORGE, "sweep", "--grid", grid, "--threads", "0", "--backend",
+                                "cpu", "-o", self.path("bound"), *MARKET], cwd=self.dir, capture_output=True, text=True,
+                               timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(self.path("bound.json")) as f:
+                self.assertTrue(json.load(f)["backend"].startswith("cpu (" + threads), cpus)
+
 
 # --------------------------------------------------------------------------- 3
 class ReplayBySetAndOutputFiles(CliTestCase):

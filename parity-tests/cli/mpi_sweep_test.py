@@ -200,6 +200,20 @@ class MpiSweepTest(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertEqual(done.stderr.count("missing"), 1, done.stderr)
 
+    def test_a_rank_bound_to_one_core_runs_one_thread_and_says_so(self):
+        # Note [Threads a process may use]: a rank bound to one core (Open MPI
+        # does so with two ranks or fewer) takes one thread, not the node's.
+        if (os.cpu_count() or 1) < 2:
+            self.skipTest("one CPU: a binding cannot take any away")
+        done = subprocess.run([MPIRUN, "-n", "1", "--bind-to", "core", BTFORGE, "sweep", "--mpi", "--backend", "cpu",
+                               "-o", "bound"], cwd=self.dir, capture_output=True, text=True, env=mpi_environment(),
+                              timeout=240)
+        self.assertEqual(done.returncode, 0, done.stderr + done.stdout)
+        self.assertIn(f"rank 0 may run on 1 of the node's {os.cpu_count()} CPUs", done.stderr)
+        self.assertIn("`mpirun --bind-to none`", done.stderr)
+        with open(os.path.join(self.dir, "bound.json")) as f:
+            self.assertIn("shard 0 ran on cpu (1 thread)", json.load(f)["backend"])
+
     def test_slurm_srun_script(self):
         self.run_btforge("sweep", *CPU, *VALIDATION, "-o", "one")
         bin_dir = os.path.join(self.dir, "bin")

@@ -92,6 +92,28 @@ class ShardMergeTest(unittest.TestCase):
                                         ("csv", "validation.json", "walkforward.csv"),
                                         shard_extra=[*PARAMS, *VALIDATION, "--backend", "emu"])
 
+    def test_where_the_cscv_of_a_merge_runs(self):
+        # Note [CSCV of a merge]. Without a usable GPU auto says so and runs on
+        # the CPU; cuda is an error that writes nothing; cpu never looks.
+        files = self.shards(2, [*PARAMS, *VALIDATION, "--backend", "cpu"])
+        has_gpu = "sweeps run on the CPU" not in self.run_btforge("devices").stdout
+        done = self.run_btforge("merge", *files, "--pbo-backend", "cpu", "-o", "cpu")
+        self.assertNotIn("CSCV", done.stderr)
+        done = self.run_btforge("merge", *files, "-o", "auto", "-j", "1")
+        self.assertEqual(self.read("cpu.validation.json"), self.read("auto.validation.json"))
+        if not has_gpu:
+            self.assertIn("btforge merge: no usable GPU for the CSCV (", done.stderr)
+            self.assertIn("); it runs on 1 thread\n", done.stderr)
+            done = self.run_btforge("merge", *files, "--pbo-backend", "cuda", "-o", "cuda", expect=1)
+            self.assertIn("--pbo-backend cuda cannot run: ", done.stderr)
+            self.assertEqual([f for f in os.listdir(self.dir) if f.startswith("cuda")], [])
+        done = self.run_btforge("merge", *files, "--pbo-backend", "gpu", "-o", "x", expect=2)
+        self.assertIn("--pbo-backend must be auto, cpu or cuda, got 'gpu'", done.stderr)
+        # Without --pbo nothing is looked for.
+        files = self.shards(2, [*PARAMS, "--periods", "4", "--backend", "cpu"], prefix="p")
+        done = self.run_btforge("merge", *files, "--pbo-backend", "cuda", "-o", "p")
+        self.assertNotIn("CSCV", done.stderr)
+
     def test_margin_tiers_are_part_of_the_identity(self):
         self.run_btforge("data", "synth", "--synthetic-bars", "2000", "-o", "m.csv")
         with open(os.path.join(self.dir, "m.instruments.json")) as f:

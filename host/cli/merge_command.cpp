@@ -39,7 +39,7 @@ int run_merge_command(const std::vector<std::string>& args) {
     install_interrupt_handler();
     std::vector<NamedShard> loaded;
     for (const std::string& file : files) loaded.push_back({file, read_shard_file(file)});
-    const std::vector<NamedShard> shards = check_shards(std::move(loaded));
+    std::vector<NamedShard> shards = check_shards(std::move(loaded));
     const CheckedSweepRequest checked = request_of_shards(shards.front(), threads);
     OverfittingBackend cscv;
     if (checked.request.pbo) {
@@ -52,8 +52,8 @@ int run_merge_command(const std::vector<std::string>& args) {
     std::vector<NamedFile> inputs;
     for (const std::string& file : files) inputs.push_back({"SHARD", file});
     OutputTransaction outputs = open_outputs(result_files(output, checked), inputs, &interrupt_requested());
-    return merge_and_write(shards, checked, cscv, std::to_string(shards.size()) + " shards merged", outputs, output,
-                           "btforge merge");
+    const std::string what = std::to_string(shards.size()) + " shards merged";
+    return merge_and_write(std::move(shards), checked, cscv, what, outputs, output, "btforge merge");
 }
 
 }  // namespace btforge

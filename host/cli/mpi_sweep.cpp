@@ -279,7 +279,7 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
             if (!mpi.checkpoint.empty()) {
                 hooks.resume = [&](const SweepRun& run) { return take_checkpoint(file, run, &resumed); };
             }
-            const std::unique_ptr<SweepRun> run = run_sweep(part, hooks);
+            std::unique_ptr<SweepRun> run = run_sweep(part, hooks);
             if (run->cancelled) {
                 work.status = RankReport::kInterrupted;
                 work.message = "shard " + part.request.shard + " " + run->cancelled_while;
@@ -319,13 +319,13 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
         for (auto& [name, bytes] : report.shards) named.push_back({name, read_shard_bytes(name, bytes)});
         report.shards.clear();
     }
-    const std::vector<NamedShard> checked_shards = check_shards(std::move(named));
+    std::vector<NamedShard> checked_shards = check_shards(std::move(named));
     OutputTransaction outputs =
         open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
     const std::string what = "mpi: " + std::to_string(ranks) + (ranks == 1 ? " rank on " : " ranks on ") +
                              std::to_string(hosts.size()) + (hosts.size() == 1 ? " host, " : " hosts, ") +
                              std::to_string(shards) + (shards == 1 ? " shard merged" : " shards merged");
-    const int code = merge_and_write(checked_shards, checked, cscv, what, outputs, output, "btforge sweep --mpi");
+    const int code = merge_and_write(std::move(checked_shards), checked, cscv, what, outputs, output, "btforge sweep --mpi");
     if (code != kExitOk) return code;
     if (resumed != 0) {
         std::cout << "resumed " << resumed << " of " << shards << " shards from " << mpi.checkpoint

@@ -55,7 +55,7 @@ struct MergedSweep {
     bool cancelled = false;  // the validation was interrupted (hooks.cancel)
 };
 
-std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards, const CheckedSweepRequest& checked,
+std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const CheckedSweepRequest& checked,
                                           const OverfittingBackend& cscv, const std::string& what,
                                           const SweepHooks& hooks) {
     const SweepRequest& request = checked.request;
@@ -73,10 +73,16 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
     std::uint64_t kept = 0;
     for (const NamedShard& shard : shards) kept += shard.content.rows.size();
     TopN top(checked.rank_order(), request.all_rows ? static_cast<std::size_t>(kept) : static_cast<std::size_t>(request.top_n));
+    // The period statistics of every shard in run order, each shard's let go
+    // once copied: the merge holds them once, plus one shard's.
+    std::size_t period_count = 0;
+    for (const NamedShard& shard : shards) period_count += shard.content.periods.size();
     std::vector<PeriodStatistics> periods;
-    for (const NamedShard& shard : shards) {
+    periods.reserve(period_count);
+    for (NamedShard& shard : shards) {
         for (const ResultRow& row : shard.content.rows) top.offer(row);
         periods.insert(periods.end(), shard.content.periods.begin(), shard.content.periods.end());
+        std::vector<PeriodStatistics>().swap(shard.content.periods);
     }
     merged->ranked = top.sorted();
 
@@ -120,7 +126,7 @@ std::unique_ptr<MergedSweep> merge_shards(const std::vector<NamedShard>& shards,
 
 }  // namespace
 
-int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepRequest& request,
+int merge_and_write(std::vector<NamedShard> shards, const CheckedSweepRequest& request,
                     const OverfittingBackend& cscv, const std::string& what, OutputTransaction& outputs,
                     const std::string& output, const std::string& command) {
     SweepHooks hooks;

@@ -21,7 +21,7 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads);
 // checked before work]) and prints what btforge sweep prints. An interrupted
 // validation writes nothing and is said as `command`'s. Returns the exit
 // code. With --pbo the CSCV runs on `cscv` (Note [CSCV of a merge]).
-int merge_and_write(const std::vector<NamedShard>& shards, const CheckedSweepRequest& request,
+int merge_and_write(std::vector<NamedShard> shards, const CheckedSweepRequest& request,
                     const OverfittingBackend& cscv, const std::string& what, OutputTransaction& outputs,
                     const std::string& output, const std::string& command);
 

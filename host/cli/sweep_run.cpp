@@ -159,6 +159,7 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     validation.top_rows = std::move(top_rows);
     if (validation.top_rows.size() > 10) validation.top_rows.resize(10);
     validation.pbo_options.threads = r.threads;
+    validation.threads = r.threads;
     validation.pbo_options.scanned = &progress.done;
     validation.pbo_options.cancel = hooks.cancel;
     validation.overfitting = overfitting;
@@ -394,7 +395,7 @@ std::string describe_result_files(const std::string& output, const CheckedSweepR
     return text + "\n";
 }
 
-ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& checked) {
+ShardFile make_shard_file(SweepRun& run, const CheckedSweepRequest& checked) {
     ShardFile shard;
     shard.identity = run.identity;
     shard.range = *checked.shard;
@@ -403,8 +404,8 @@ ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& checke
     shard.summary = run.summary;
     shard.spans = run.spans;
     shard.bars_per_year = run.bars_per_year;
-    shard.rows = checked.request.all_rows ? run.outcome.all : run.outcome.top;
-    shard.periods = run.outcome.periods;
+    shard.rows = std::move(checked.request.all_rows ? run.outcome.all : run.outcome.top);
+    shard.periods = std::move(run.outcome.periods);
     return shard;
 }
 

@@ -201,8 +201,9 @@ void write_result_files(OutputTransaction& outputs, const RunSummary& summary, c
 // "results (20 rows ranked by sharpe): OUT.csv, OUT.json, ..."
 std::string describe_result_files(const std::string& output, const CheckedSweepRequest& request, std::uint64_t rows);
 
-// The shard file of a --shard run (Note [Shard files]).
-ShardFile make_shard_file(const SweepRun& run, const CheckedSweepRequest& request);
+// The shard file of a --shard run (Note [Shard files]); the run's rows and
+// period statistics move into it (a million combinations' are about 2 GB).
+ShardFile make_shard_file(SweepRun& run, const CheckedSweepRequest& request);
 
 // Loads the strategy, grid and market, runs the sweep on the chosen backend,
 // validates it (periods, PBO, walk-forward, deflated Sharpe) and ranks the

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -23,5 +24,14 @@ struct WorkerThreads {
 // Runs `worker` on up to `requested` threads (at least the calling one) and
 // joins them. `worker` must not throw: catch inside and report.
 WorkerThreads run_worker_threads(int requested, const std::function<void()>& worker);
+
+// Runs `tile(index, first, end)` for each tile [first, end) of `tile_size`
+// items of `count`, index = first / tile_size, on run_worker_threads. Which
+// thread runs a tile is not fixed, so `tile` writes only to results of its
+// own index, and the caller combines them in index order: the results are
+// then the same for any thread count. The first exception thrown by a
+// tile is rethrown here, after the threads stopped taking tiles.
+WorkerThreads run_tiles(int requested, std::uint64_t count, std::uint64_t tile_size,
+                        const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& tile);
 
 }  // namespace btforge

@@ -540,10 +540,41 @@ void write_shard_file(std::ostream& out, const ShardFile& shard) {
     write_section(out, shard.periods.data(), shard.periods.size() * sizeof(PeriodStatistics));
 }
 
+namespace {
+
+// Appends what is written to a string reserved beforehand: a shard's bytes
+// built in one allocation (an ostringstream grows by copies, about twice the
+// bytes of a shard of a million combinations' period statistics).
+class AppendToString : public std::streambuf {
+public:
+    explicit AppendToString(std::string& text) : text_(text) {}
+
+protected:
+    std::streamsize xsputn(const char* data, std::streamsize count) override {
+        text_.append(data, static_cast<std::size_t>(count));
+        return count;
+    }
+    int_type overflow(int_type c) override {
+        if (!traits_type::eq_int_type(c, traits_type::eof())) text_.push_back(traits_type::to_char_type(c));
+        return traits_type::not_eof(c);
+    }
+
+private:
+    std::string& text_;
+};
+
+}  // namespace
+
 std::string shard_bytes(const ShardFile& shard) {
-    std::ostringstream out;
+    std::string bytes;
+    // The sections' data and framing; the header (a few KB) may add a growth.
+    bytes.reserve(shard.rows.size() * sizeof(ResultRow) + shard.periods.size() * sizeof(PeriodStatistics) +
+                  (std::size_t{1} << 16));
+    AppendToString sink(bytes);
+    std::ostream out(&sink);
     write_shard_file(out, shard);
-    return std::move(out).str();
+    out.flush();
+    return bytes;
 }
 
 ShardFile read_shard_file(const std::filesystem::path& file) {

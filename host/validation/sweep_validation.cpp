@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "host/engine/rank_tier.h"
+#include "host/engine/worker_threads.h"
 #include "host/validation/period_performance.h"
 
 namespace btforge {
@@ -26,7 +27,7 @@ std::string fixed(double x, int digits) {
 
 }  // namespace
 
-SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods) {
+SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods, int threads) {
     SweepTrials t;
     const std::size_t width = static_cast<std::size_t>(n_periods);
     if (width == 0 || periods.size() % width != 0) return t;
@@ -34,16 +35,27 @@ SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_period
     if (t.trials == 0) return t;
     const std::uint32_t all = (std::uint32_t{1} << n_periods) - 1;
     // Welford over every combination's whole-window Sharpe ratio (the same
-    // as sharpe_of_periods'), leaving out the sums that are not finite.
+    // as sharpe_of_periods'), leaving out the sums that are not finite. The
+    // ratios are computed on `threads` (each row read once), the fold runs
+    // in ordinal order: the same bits for any thread count.
+    constexpr double kLeftOut = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> sharpe(t.trials);
+    std::vector<unsigned char> finite(t.trials);
+    run_tiles(threads, t.trials, 4096, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
+        for (std::uint64_t n = first; n < end; ++n) {
+            const ReturnMoments m = moments_of_periods(periods.subspan(n * width, width), all);
+            finite[n] = m.undefined == kNotFiniteReturns ? 0 : 1;
+            sharpe[n] = finite[n] != 0 ? m.sharpe : kLeftOut;
+        }
+    });
     double mean = 0.0, m2 = 0.0;
     std::uint64_t counted = 0;
     for (std::uint64_t n = 0; n < t.trials; ++n) {
-        const ReturnMoments m = moments_of_periods(periods.subspan(n * width, width), all);
-        if (m.undefined == kNotFiniteReturns) continue;
+        if (finite[n] == 0) continue;
         ++counted;
-        const double delta = m.sharpe - mean;
+        const double delta = sharpe[n] - mean;
         mean += delta / static_cast<double>(counted);
-        m2 += delta * (m.sharpe - mean);
+        m2 += delta * (sharpe[n] - mean);
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     if (t.trials == 1) {
@@ -132,14 +144,16 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
     v.n_periods = request.n_periods;
     const std::size_t width = static_cast<std::size_t>(request.n_periods);
     if (width == 0 || periods.size() % width != 0) return v;
-    const SweepTrials trials = sweep_trials(periods, request.n_periods);
+    const SweepTrials trials = sweep_trials(periods, request.n_periods, request.threads);
     v.trials = trials.trials;
     v.sharpe_variance = trials.sharpe_variance;
     v.expected_max_sharpe = trials.expected_max_sharpe;
     v.sharpe_variance_undefined = trials.sharpe_variance_undefined;
     v.expected_max_sharpe_undefined = trials.expected_max_sharpe_undefined;
     for (const SweepRowRef& row : request.top_rows) v.deflated.push_back(deflate_row(periods, request.n_periods, trials, row));
-    if (request.walk_forward) v.walk_forward = walk_forward(periods, request.n_periods, *request.walk_forward, request.score);
+    if (request.walk_forward) {
+        v.walk_forward = walk_forward(periods, request.n_periods, *request.walk_forward, request.score, request.threads);
+    }
     if (request.pbo) {
         v.pbo = request.overfitting ? request.overfitting(periods, request.n_periods, request.pbo_options)
                                     : probability_of_backtest_overfitting(periods, request.n_periods, request.pbo_options);

@@ -80,6 +80,7 @@ struct ValidationRequest {
     WalkForwardScore score = WalkForwardScore::Sharpe;
     std::vector<SweepRowRef> top_rows;  // rows to deflate, best first
     OverfittingOptions pbo_options;
+    int threads = 1;  // of the trials and the walk-forward (the CSCV's: pbo_options.threads)
     // Runs the CSCV elsewhere (a GPU: Note [CSCV scan on the device]) with
     // the same result; unset: probability_of_backtest_overfitting on the CPU.
     std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)> overfitting;
@@ -88,7 +89,9 @@ struct ValidationRequest {
 // `periods` holds n_periods statistics per combination in run order.
 SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const ValidationRequest& request);
 
-SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods);
+// The per-combination ratios are computed on `threads`; the same result
+// for any number.
+SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods, int threads = 1);
 
 // The deflated Sharpe ratio of row `ordinal` against `trials`.
 DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods, const SweepTrials& trials,

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "host/engine/worker_threads.h"
 #include "host/validation/period_performance.h"
 #include "host/validation/sharpe_statistics.h"
 
@@ -25,6 +26,73 @@ double score_of(std::span<const PeriodStatistics> row, int first, int end, WalkF
         case WalkForwardScore::TotalReturn: return return_of_periods(row, first, end - 1);
     }
     return 0.0;
+}
+
+int first_in_sample(const WalkForwardPlan& plan, int out_of_sample) {
+    return plan.window == WalkForwardWindow::Anchored ? 0 : out_of_sample - plan.in_sample_periods;
+}
+
+// Note [Walk-forward winners in one pass]
+// A step's winner is the best in-sample score in ordinal order, a NaN below
+// every number, ties to the smaller ordinal, with the number of ties. Every
+// step's is found in one pass over the combinations (each row read once
+// for all steps, not once per step), on tiles of combinations in parallel;
+// each tile's selection is the same fold run from its own first row, and
+// folding the tiles' selections in tile order (absorb) gives what the one
+// fold over every ordinal gives, bit for bit: the best is the largest
+// number (the first of equal ones; -0 and +0 are equal), the ties count
+// the rows equal to it, or every row when all are NaN.
+struct Selection {
+    double best = 0.0;
+    std::uint64_t winner = 0;
+    std::uint64_t ties = 0;  // 0: no row yet
+};
+
+void offer(Selection& s, double score, std::uint64_t ordinal) {
+    if (s.ties == 0 || (!std::isnan(score) && (std::isnan(s.best) || score > s.best))) {
+        s.best = score;
+        s.winner = ordinal;
+        s.ties = 1;
+    } else if (score == s.best || (std::isnan(score) && std::isnan(s.best))) {
+        ++s.ties;
+    }
+}
+
+// `later` covers ordinals after all of `earlier`'s.
+void absorb(Selection& earlier, const Selection& later) {
+    if (later.ties == 0) return;
+    if (earlier.ties == 0 || (!std::isnan(later.best) && (std::isnan(earlier.best) || later.best > earlier.best))) {
+        earlier = later;
+    } else if (later.best == earlier.best || (std::isnan(later.best) && std::isnan(earlier.best))) {
+        earlier.ties += later.ties;
+    }
+}
+
+constexpr std::uint64_t kSelectionTile = 4096;
+
+// One Selection per step (out-of-sample period k .. S-1).
+std::vector<Selection> select_winners(std::span<const PeriodStatistics> periods, std::size_t width,
+                                      std::uint64_t combinations, const WalkForwardPlan& plan, WalkForwardScore score,
+                                      int threads) {
+    const int k = plan.in_sample_periods;
+    const std::size_t steps = width - static_cast<std::size_t>(k);
+    const std::uint64_t tiles = (combinations + kSelectionTile - 1) / kSelectionTile;
+    std::vector<Selection> per_tile(tiles * steps);
+    run_tiles(threads, combinations, kSelectionTile, [&](std::uint64_t tile, std::uint64_t first, std::uint64_t end) {
+        Selection* mine = per_tile.data() + tile * steps;
+        for (std::uint64_t n = first; n < end; ++n) {
+            const auto row = periods.subspan(n * width, width);
+            for (std::size_t i = 0; i < steps; ++i) {
+                const int oos = k + static_cast<int>(i);
+                offer(mine[i], score_of(row, first_in_sample(plan, oos), oos, score), n);
+            }
+        }
+    });
+    std::vector<Selection> selected(steps);
+    for (std::uint64_t t = 0; t < tiles; ++t) {
+        for (std::size_t i = 0; i < steps; ++i) absorb(selected[i], per_tile[t * steps + i]);
+    }
+    return selected;
 }
 
 }  // namespace
@@ -71,7 +139,7 @@ std::optional<WalkForwardScore> walk_forward_score(std::string_view metric) {
 }
 
 WalkForwardReport walk_forward(std::span<const PeriodStatistics> periods, int n_periods, const WalkForwardPlan& plan,
-                               WalkForwardScore score) {
+                               WalkForwardScore score, int threads) {
     const int k = plan.in_sample_periods;
     if (n_periods < 2 || k < 1 || k >= n_periods) {
         throw std::invalid_argument("walk-forward " + describe_walk_forward(plan) + " needs more than " +
@@ -90,23 +158,15 @@ WalkForwardReport walk_forward(std::span<const PeriodStatistics> periods, int n_
     std::vector<PeriodStatistics> stitched;
     double in_sample_mean_return_sum = 0.0;
     std::uint64_t selected_steps = 0;
+    const std::vector<Selection> selections = select_winners(periods, width, combinations, plan, score, threads);
     for (int oos = k; oos < n_periods; ++oos) {
         WalkForwardStep step;
-        step.first_in_sample = plan.window == WalkForwardWindow::Anchored ? 0 : oos - k;
+        step.first_in_sample = first_in_sample(plan, oos);
         step.out_of_sample = oos;
-        // The best score, NaN below every number; ties to the smaller ordinal.
-        double best = nan;
-        for (std::uint64_t n = 0; n < combinations; ++n) {
-            const auto row = periods.subspan(n * width, width);
-            const double s = score_of(row, step.first_in_sample, oos, score);
-            if (n == 0 || (!std::isnan(s) && (std::isnan(best) || s > best))) {
-                best = s;
-                step.winner = n;
-                step.in_sample_ties = 1;
-            } else if (s == best || (std::isnan(s) && std::isnan(best))) {
-                ++step.in_sample_ties;
-            }
-        }
+        const Selection& selected = selections[static_cast<std::size_t>(oos - k)];
+        const double best = selected.best;
+        step.winner = selected.winner;
+        step.in_sample_ties = selected.ties;
         if (combinations == 1) {
             step.selection_undefined = kOneCombination;
         } else if (std::isnan(best)) {

@@ -83,8 +83,10 @@ struct WalkForwardReport {
 };
 
 // `periods` holds `combinations` rows of `n_periods` (ordinal-major).
-// Throws std::invalid_argument when k leaves no out-of-sample period.
+// Throws std::invalid_argument when k leaves no out-of-sample period. The
+// winners are selected on `threads` (Note [Walk-forward winners in one
+// pass]); the report is the same for any number.
 WalkForwardReport walk_forward(std::span<const PeriodStatistics> periods, int n_periods, const WalkForwardPlan& plan,
-                               WalkForwardScore score);
+                               WalkForwardScore score, int threads = 1);
 
 }  // namespace btforge

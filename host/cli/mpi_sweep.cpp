@@ -25,7 +25,15 @@ struct RankReport {
     std::string host;
     std::string message;          // why not kOk
     std::uint64_t resumed = 0;    // shards taken from --checkpoint
+    // Note [Shards between ranks]
+    // A rank other than 0 sends each shard as shard-file bytes, a message of
+    // its own after the report (no copy into the report), which rank 0 reads
+    // as merge reads a file (Note [Shard files]: its checksums and counts).
+    // Rank 0's own shards never leave its memory, so they are kept as they
+    // are, not written to bytes and read back; check_shards checks every
+    // shard's content either way.
     std::vector<std::pair<std::string, std::string>> shards;  // name, shard-file bytes
+    std::vector<NamedShard> own;  // rank 0's
 };
 
 // Note [Rank 0 speaks for the job]
@@ -41,16 +49,14 @@ void put_text(std::string& out, const std::string& text) {
     out += text;
 }
 
+// The report without its shards' bytes (Note [Shards between ranks]).
 std::string encode(const RankReport& report) {
     std::string out(1, static_cast<char>(report.status));
     put_text(out, report.host);
     put_text(out, report.message);
     put_number(out, report.resumed);
     put_number(out, report.shards.size());
-    for (const auto& [name, bytes] : report.shards) {
-        put_text(out, name);
-        put_text(out, bytes);
-    }
+    for (const auto& [name, bytes] : report.shards) put_text(out, name);
     return out;
 }
 
@@ -77,10 +83,8 @@ RankReport decode(int rank, const std::string& bytes) {
     report.host = text();
     report.message = text();
     report.resumed = number();
-    for (std::uint64_t n = number(); n > 0; --n) {
-        std::string name = text();
-        report.shards.emplace_back(std::move(name), text());
-    }
+    for (std::uint64_t n = number(); n > 0; --n) report.shards.emplace_back(text(), std::string());
+    if (at != bytes.size()) throw fail();
     return report;
 }
 
@@ -112,11 +116,16 @@ RankReport failure_report(const std::string& host, const std::exception_ptr& fai
 std::vector<RankReport> exchange_reports(const MpiCommunicator& world, RankReport mine) {
     if (world.rank() != 0) {
         world.send(0, encode(mine), "its report");
+        for (const auto& [name, bytes] : mine.shards) world.send(0, bytes, name);
         return {};
     }
     std::vector<RankReport> reports;
     reports.push_back(std::move(mine));
-    for (int rank = 1; rank < world.size(); ++rank) reports.push_back(decode(rank, world.receive(rank, "the report")));
+    for (int rank = 1; rank < world.size(); ++rank) {
+        RankReport report = decode(rank, world.receive(rank, "the report"));
+        for (auto& [name, bytes] : report.shards) bytes = world.receive(rank, name);
+        reports.push_back(std::move(report));
+    }
     return reports;
 }
 
@@ -287,17 +296,27 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
             }
             if (resumed) {
                 ++work.resumed;
-                work.shards.emplace_back(file.string(), shard_bytes(*resumed));
+                if (rank == 0) {
+                    work.own.push_back({file.string(), std::move(*resumed)});  // read from its file
+                } else {
+                    work.shards.emplace_back(file.string(), shard_bytes(*resumed));
+                }
                 continue;
             }
-            const ShardFile shard = make_shard_file(*run, part);
+            ShardFile shard = make_shard_file(*run, part);
+            run.reset();
             if (!mpi.checkpoint.empty()) {
                 OutputTransaction checkpoint = open_outputs({{"--checkpoint", file}}, {}, &interrupt_requested());
                 write_shard_file(checkpoint.stream(0), shard);
                 checkpoint.commit();
             }
-            work.shards.emplace_back("rank " + std::to_string(rank) + "'s shard " + part.request.shard,
-                                     shard_bytes(shard));
+            std::string name = "rank " + std::to_string(rank) + "'s shard " + part.request.shard;
+            if (rank == 0) {
+                ShardFile kept = shard_in_memory(name, std::move(shard));
+                work.own.push_back({std::move(name), std::move(kept)});
+            } else {
+                work.shards.emplace_back(std::move(name), shard_bytes(shard));
+            }
         }
     } catch (...) {
         own = std::current_exception();
@@ -316,8 +335,12 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
     for (RankReport& report : reports) {
         hosts.insert(report.host);
         resumed += report.resumed;
-        for (auto& [name, bytes] : report.shards) named.push_back({name, read_shard_bytes(name, bytes)});
-        report.shards.clear();
+        for (NamedShard& shard : report.own) named.push_back(std::move(shard));
+        report.own.clear();
+        for (auto& [name, bytes] : report.shards) {
+            named.push_back({name, read_shard_bytes(name, bytes)});
+            std::string().swap(bytes);
+        }
     }
     std::vector<NamedShard> checked_shards = check_shards(std::move(named));
     OutputTransaction outputs =

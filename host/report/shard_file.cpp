@@ -511,7 +511,9 @@ std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, 
     return {at(range.index), at(range.index + 1)};
 }
 
-void write_shard_file(std::ostream& out, const ShardFile& shard) {
+namespace {
+
+std::string header_text(const ShardFile& shard) {
     nlohmann::ordered_json header;
     header["format"] = "btforge shard";
     header["row_bytes"] = sizeof(ResultRow);
@@ -532,7 +534,13 @@ void write_shard_file(std::ostream& out, const ShardFile& shard) {
     for (const auto& [first, last] : shard.spans) spans.push_back({first, last});
     header["spans"] = spans;
     header["bars_per_year"] = shard.bars_per_year;
-    const std::string text = header.dump();
+    return header.dump();
+}
+
+}  // namespace
+
+void write_shard_file(std::ostream& out, const ShardFile& shard) {
+    const std::string text = header_text(shard);
     out.write(kMagic, sizeof kMagic);
     put(out, kShardFormatVersion);
     write_section(out, text.data(), text.size());
@@ -592,6 +600,25 @@ ShardFile read_shard_file(const std::filesystem::path& file) {
 ShardFile read_shard_bytes(const std::string& name, std::string_view bytes) {
     BytesShardInput input(name, bytes);
     return read_shard(input);
+}
+
+ShardFile shard_in_memory(const std::string& name, ShardFile shard) {
+    // Note [Shards between ranks]: the header as written and read by every
+    // shard file (its fields typed and checked, ShardRun derived), the
+    // sections kept where they are; their sizes are checked as a file's.
+    const std::string text = header_text(shard);
+    BytesShardInput input(name, text);
+    ShardFile read;
+    const auto [rows_expected, periods_expected] = read_header(input, text, read);
+    if (shard.rows.size() * sizeof(ResultRow) != rows_expected.length ||
+        shard.periods.size() * sizeof(PeriodStatistics) != periods_expected.length) {
+        throw input.error("inconsistent-shard", "it holds " + std::to_string(shard.rows.size()) + " rows and " +
+                                                    std::to_string(shard.periods.size()) + " period statistics; " +
+                                                    rows_expected.why + "; " + periods_expected.why);
+    }
+    read.rows = std::move(shard.rows);
+    read.periods = std::move(shard.periods);
+    return read;
 }
 
 std::string identity_difference(const json& a, const json& b) {

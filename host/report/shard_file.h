@@ -120,6 +120,11 @@ std::string shard_bytes(const ShardFile& shard);
 ShardFile read_shard_file(const std::filesystem::path& file);
 // The same from the bytes of a file or message called `name` in errors.
 ShardFile read_shard_bytes(const std::string& name, std::string_view bytes);
+// A shard this process made (make_shard_file), as read_shard_bytes would
+// read its bytes, without writing them: its header written and read back
+// with every check, its rows and period statistics moved, their counts
+// checked (Note [Shards between ranks]).
+ShardFile shard_in_memory(const std::string& name, ShardFile shard);
 
 // A shard and what to call it in errors: its file, or where it came from
 // ("rank 2's shard 5/16").

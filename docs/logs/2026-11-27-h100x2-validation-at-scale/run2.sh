@@ -4,7 +4,8 @@
 # held the period statistics once. The large workload (default, 1 048 576
 # combinations, 4 symbols x 100 000 bars) with --pbo --walk-forward rolling:4:
 # one process on one GPU, old (9a0db5a: before these changes, its CSCV of a
-# merge on the GPU already) and new (cacff90) alternating; mpirun -n 2 (one
+# merge on the GPU already) and new (the commit of this log) alternating;
+# shards between ranks as messages of their own; mpirun -n 2 (one
 # GPU a rank) with Open MPI's binding and with --bind-to none; the merge of
 # two shards. Then what an MPI run cost before the CSCV of a merge moved to
 # the GPU, on an eighth of the grid (131 072 combinations): the binary of

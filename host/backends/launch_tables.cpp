@@ -32,6 +32,10 @@ void to_host(const device::PeriodStatistics* from, std::size_t count, PeriodStat
     if (count != 0) std::memcpy(to, from, count * sizeof(PeriodStatistics));
 }
 
+void append_to_host(const device::PeriodStatistics* from, std::size_t count, std::vector<PeriodStatistics>& to) {
+    for (std::size_t i = 0; i < count; ++i) to.push_back(copy_layout<PeriodStatistics>(from[i]));
+}
+
 LaunchTables build_launch_tables(const SweepJob& job) {
     if (job.space == nullptr) throw std::invalid_argument("a sweep launch needs the job's combination space");
     const StrategySpec& spec = *job.spec;

@@ -60,5 +60,9 @@ device::AccountConfig to_device(const AccountConfig& account);
 Metrics to_host(const device::Metrics& metrics);
 // `count` device period statistics into host ones (the same bytes).
 void to_host(const device::PeriodStatistics* from, std::size_t count, PeriodStatistics* to);
+// The same appended to `to`: no element is written twice, and the pages of a
+// reserved vector are first touched here (Note [Period statistics kept as
+// they arrive]).
+void append_to_host(const device::PeriodStatistics* from, std::size_t count, std::vector<PeriodStatistics>& to);
 
 }  // namespace btforge

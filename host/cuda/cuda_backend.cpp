@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -427,7 +428,13 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     }
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
-    outcome.periods.resize(outcome.combinations * n_periods);
+    // Note [Period statistics kept as they arrive]
+    // A million combinations' period statistics are about 2 GB. Sized here
+    // (value-initialized) they were zeroed page by page before the first
+    // kernel, on the sweep's critical path; reserved, each chunk's are
+    // appended as it finishes (chunks finish in ordinal order on one
+    // device), while the other slot's kernel runs.
+    outcome.periods.reserve(outcome.combinations * n_periods);
     TopN top(options.rank_order(), options.top_n);
     stats.allocation_seconds = std::chrono::duration<double>(Clock::now() - allocation_started).count();
     // Note [Kernel-only time]
@@ -469,8 +476,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         }
         // One device runs every position in ordinal order (several devices
         // refuse periods), so position is the ordinal.
-        to_host(slot.periods.as<device::PeriodStatistics>(), slot.count * n_periods,
-                outcome.periods.data() + slot.begin * n_periods);
+        if (outcome.periods.size() != slot.begin * n_periods) {
+            throw std::logic_error("period statistics of " + chunk_name(slot) + " arrived out of order");
+        }
+        append_to_host(slot.periods.as<device::PeriodStatistics>(), slot.count * n_periods, outcome.periods);
         if (options.completed != nullptr) options.completed->fetch_add(slot.count);
     };
 

@@ -292,7 +292,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
             // the CPU reference (the same bits as the sweep's rows: parity).
             top_rows = rank_by_deflated_sharpe(
                 outcome.periods, periods, static_cast<std::size_t>(r.top_n), r.min_trades,
-                [&space](std::uint64_t ordinal) { return space.combination_id(ordinal); });
+                [&space](std::uint64_t ordinal) { return space.combination_id(ordinal); }, threads);
             outcome.top.clear();
             for (const SweepRowRef& row : top_rows) {
                 std::vector<double> row_values(spec.parameters.size());

@@ -95,8 +95,9 @@ DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods
 
 std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
                                                  std::size_t top_n, int min_trades,
-                                                 const std::function<std::uint64_t(std::uint64_t)>& combination_id) {
-    const SweepTrials trials = sweep_trials(periods, n_periods);
+                                                 const std::function<std::uint64_t(std::uint64_t)>& combination_id,
+                                                 int threads) {
+    const SweepTrials trials = sweep_trials(periods, n_periods, threads);
     const std::size_t width = static_cast<std::size_t>(n_periods);
     const std::uint32_t all = (std::uint32_t{1} << n_periods) - 1;
     struct Ranked {
@@ -110,20 +111,30 @@ std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistic
         if (a.tier != RankTier::Invalid && a.z != b.z) return a.z > b.z;
         return a.row.combination_id < b.row.combination_id;
     };
+    // Every row's z and tier on `threads`; the heap takes them in ordinal
+    // order, so the rows kept are the same for any thread count.
+    std::vector<double> z_of(trials.trials);
+    std::vector<RankTier> tier_of(trials.trials);
+    run_tiles(threads, trials.trials, 4096, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
+        for (std::uint64_t n = first; n < end; ++n) {
+            const auto row = periods.subspan(n * width, width);
+            const ReturnMoments m = moments_of_periods(row, all);
+            const double z = probabilistic_sharpe_statistic(m, trials.expected_max_sharpe);
+            long long trades = 0;
+            for (const PeriodStatistics& p : row) trades += p.trades;
+            RankTier tier = RankTier::Ranked;
+            if (std::isnan(z)) {
+                tier = RankTier::Invalid;  // the DSR is undefined
+            } else if (trades < min_trades) {
+                tier = RankTier::FewTrades;
+            }
+            z_of[n] = z;
+            tier_of[n] = tier;
+        }
+    });
     std::vector<Ranked> top;  // a heap: its front is the worst kept
     for (std::uint64_t n = 0; n < trials.trials; ++n) {
-        const auto row = periods.subspan(n * width, width);
-        const ReturnMoments m = moments_of_periods(row, all);
-        const double z = probabilistic_sharpe_statistic(m, trials.expected_max_sharpe);
-        long long trades = 0;
-        for (const PeriodStatistics& p : row) trades += p.trades;
-        RankTier tier = RankTier::Ranked;
-        if (std::isnan(z)) {
-            tier = RankTier::Invalid;  // the DSR is undefined
-        } else if (trades < min_trades) {
-            tier = RankTier::FewTrades;
-        }
-        const Ranked r{tier, z, {n, combination_id(n)}};
+        const Ranked r{tier_of[n], z_of[n], {n, combination_id(n)}};
         if (top.size() < top_n) {
             top.push_back(r);
             std::push_heap(top.begin(), top.end(), before);

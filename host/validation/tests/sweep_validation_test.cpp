@@ -96,6 +96,46 @@ TEST_CASE("rank_by_deflated_sharpe: the order of the DSR's z statistic, best fir
     CHECK(rank_by_deflated_sharpe(periods, 4, 100, 0, id_of).size() == 40);
 }
 
+// The trials and the DSR ranking scored on threads, over tiles of 4096
+// rows: the same as on one thread, and the ranking the plain sort of z.
+TEST_CASE("rank_by_deflated_sharpe and the trials on several threads and tiles are those of one thread") {
+    std::vector<PeriodStatistics> periods;
+    for (std::uint64_t seed = 0; seed < 250; ++seed) {  // 10 000 rows, duplicates across tiles
+        const std::vector<PeriodStatistics> part = sweep_of(seed % 200);
+        periods.insert(periods.end(), part.begin(), part.end());
+    }
+    // Every third row has too few trades (0; the others 4 x 5 = 20).
+    for (std::size_t i = 0; i < periods.size(); ++i) periods[i].trades = (i / 4) % 3 == 0 ? 0 : 5;
+    const auto id_of = [](std::uint64_t ordinal) { return ordinal * 7 % 10007; };
+    const SweepTrials one = sweep_trials(periods, 4, 1);
+    const SweepTrials three = sweep_trials(periods, 4, 3);
+    CHECK(one.trials == 10000);
+    CHECK(one.sharpe_variance == three.sharpe_variance);
+    CHECK(one.expected_max_sharpe == three.expected_max_sharpe);
+    const std::vector<SweepRowRef> a = rank_by_deflated_sharpe(periods, 4, 25, 10, id_of, 1);
+    const std::vector<SweepRowRef> b = rank_by_deflated_sharpe(periods, 4, 25, 10, id_of, 3);
+    REQUIRE(a.size() == 25);
+    REQUIRE(b.size() == 25);
+    // The oracle: rows with enough trades by z, then by id.
+    std::vector<std::pair<double, std::uint64_t>> z;
+    for (std::uint64_t n = 0; n < one.trials; ++n) {
+        const auto row = std::span(periods).subspan(n * 4, 4);
+        long long trades = 0;
+        for (const PeriodStatistics& p : row) trades += p.trades;
+        if (trades < 10) continue;
+        z.emplace_back(probabilistic_sharpe_statistic(moments_of_periods(row, 0b1111), one.expected_max_sharpe), n);
+    }
+    std::sort(z.begin(), z.end(), [&](const auto& x, const auto& y) {
+        return x.first != y.first ? x.first > y.first : id_of(x.second) < id_of(y.second);
+    });
+    REQUIRE(z.size() > a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        CAPTURE(i);
+        CHECK(a[i].ordinal == b[i].ordinal);
+        CHECK(a[i].ordinal == z[i].second);
+    }
+}
+
 // Note [Undefined statistics], issue 29.
 TEST_CASE("trials: one combination, identical combinations, none with finite returns") {
     const std::vector<PeriodStatistics> row = {period_of({0.01, -0.02, 0.005}), period_of({0.03, 0.01, -0.01})};

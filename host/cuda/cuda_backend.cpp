@@ -73,6 +73,13 @@ T* device_pointer(CUdeviceptr base, std::size_t offset) {
 // after the other (docs/PERFORMANCE.md, "Issue 5, fourth session").
 constexpr std::size_t kSlots = 2;
 
+// Note [Period statistics kept as they arrive]: a chunk's period statistics
+// come back through a pinned staging buffer of at most this many bytes, in
+// pieces, when its slot is finished (a chunk of 2^18 combinations has 470 MB
+// of them at 16 periods, and pinning that much per slot was most of what
+// the buffers' setup still took: docs/PERFORMANCE.md, issue 30).
+constexpr std::size_t kPeriodStagingBytes = std::size_t{32} << 20;
+
 // One of the two chunk slots (Note [CUDA sweep]).
 struct Slot {
     // `returned_rows`: rows copied back per chunk (none when the device
@@ -82,7 +89,10 @@ struct Slot {
     Slot(const CudaDriver& driver, std::uint64_t chunk, std::uint64_t returned_rows, std::size_t n_periods)
         : ids(driver, chunk * sizeof(unsigned long long), "combination ids"),
           rows(driver, returned_rows * sizeof(device::Metrics), "result rows"),
-          periods(driver, chunk * n_periods * sizeof(device::PeriodStatistics), "period statistics"),
+          periods(driver,
+                  std::min<std::size_t>(chunk * n_periods, kPeriodStagingBytes / sizeof(device::PeriodStatistics)) *
+                      sizeof(device::PeriodStatistics),
+                  "period statistics"),
           start(driver),
           stop(driver),
           stream(driver) {}
@@ -433,7 +443,9 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // (value-initialized) they were zeroed page by page before the first
     // kernel, on the sweep's critical path; reserved, each chunk's are
     // appended as it finishes (chunks finish in ordinal order on one
-    // device), while the other slot's kernel runs.
+    // device), while the other slot's kernel runs. They come back from the
+    // device then too, through the slot's pinned staging buffer in pieces
+    // (kPeriodStagingBytes), not through a pinned copy of the whole chunk.
     outcome.periods.reserve(outcome.combinations * n_periods);
     TopN top(options.rank_order(), options.top_n);
     stats.allocation_seconds = std::chrono::duration<double>(Clock::now() - allocation_started).count();
@@ -479,7 +491,17 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         if (outcome.periods.size() != slot.begin * n_periods) {
             throw std::logic_error("period statistics of " + chunk_name(slot) + " arrived out of order");
         }
-        append_to_host(slot.periods.as<device::PeriodStatistics>(), slot.count * n_periods, outcome.periods);
+        const std::size_t staged = slot.periods.size() / sizeof(device::PeriodStatistics);
+        for (std::size_t done = 0, total = slot.count * n_periods; done < total;) {
+            const std::size_t piece = std::min(staged, total - done);
+            driver.check(api.cuMemcpyDtoHAsync(slot.periods.data(),
+                                               slot.device_periods + done * sizeof(device::PeriodStatistics),
+                                               piece * sizeof(device::PeriodStatistics), slot.stream.get()),
+                         "copying the period statistics of " + chunk_name(slot) + " back");
+            slot.stream.synchronize("copying the period statistics of " + chunk_name(slot) + " back");
+            append_to_host(slot.periods.as<device::PeriodStatistics>(), piece, outcome.periods);
+            done += piece;
+        }
         if (options.completed != nullptr) options.completed->fetch_add(slot.count);
     };
 
@@ -528,12 +550,6 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows,
                                                slot.count * sizeof(device::Metrics), slot.stream.get()),
                          "copying the rows of " + chunk_name(slot) + " back");
-        }
-        if (n_periods != 0) {
-            driver.check(api.cuMemcpyDtoHAsync(slot.periods.data(), slot.device_periods,
-                                               slot.count * n_periods * sizeof(device::PeriodStatistics),
-                                               slot.stream.get()),
-                         "copying the period statistics of " + chunk_name(slot) + " back");
         }
         slot.busy = true;
         ++launched;

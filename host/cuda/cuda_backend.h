@@ -96,8 +96,10 @@ public:
 // ranking of chunk k-1 overlap kernel k. For a top N below 1024 (and no
 // --all-rows) each chunk's candidates are selected on the device (Note [Top N
 // on the device]) and only they come back, to be ranked by the host's TopN;
-// otherwise every row comes back. A cancelled
-// sweep returns cancelled = true and no rows (no partial result).
+// otherwise every row comes back. Period statistics come back when a slot is
+// finished, through a small staging buffer (Note [Period statistics kept as
+// they arrive]). A cancelled sweep returns cancelled = true and no rows (no
+// partial result).
 //
 // Note [Series on the device]
 // When the job's SeriesCache is only planned (SeriesCache::plan), the

@@ -1,5 +1,6 @@
 #include "host/cli/mpi_sweep.h"
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -322,8 +323,10 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
         own = std::current_exception();
         work = failure_report(world->host(), own);
     }
+    const auto waiting_started = std::chrono::steady_clock::now();
     std::vector<RankReport> reports = exchange_reports(*world, std::move(work));
     if (rank != 0) return kExitOk;  // Note [Rank 0 speaks for the job]
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting_started).count();
     for (const RankReport& report : reports) {
         if (report.status != RankReport::kOk) return settle_failures(reports, own, "during the sweep", mpi);
     }
@@ -343,6 +346,10 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
         }
     }
     std::vector<NamedShard> checked_shards = check_shards(std::move(named));
+    std::cerr << "btforge sweep --mpi: rank 0 waited " << waited << " s for the other ranks' reports and shards, "
+              << "read and checked every shard in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting_started).count() - waited
+              << " s\n";
     OutputTransaction outputs =
         open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
     const std::string what = "mpi: " + std::to_string(ranks) + (ranks == 1 ? " rank on " : " ranks on ") +

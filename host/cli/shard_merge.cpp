@@ -1,6 +1,7 @@
 #include "host/cli/shard_merge.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -53,7 +54,13 @@ struct MergedSweep {
     RunSummary summary;
     std::uint64_t shards = 0;
     bool cancelled = false;  // the validation was interrupted (hooks.cancel)
+    double merge_seconds = 0.0;       // the rows ranked, the period statistics put together
+    double validation_seconds = 0.0;  // validate_rows
 };
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const CheckedSweepRequest& checked,
                                           const OverfittingBackend& cscv, const std::string& what,
@@ -69,6 +76,7 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
     const CombinationSpace& space = *merged->space;
     check_shards_ran(shards, merged->strategy.spec_text, spec.origin, *merged->grid, space);
 
+    const auto merge_started = std::chrono::steady_clock::now();
     // Rows: the same total order as one process (Note [Deterministic ranking]).
     std::uint64_t kept = 0;
     for (const NamedShard& shard : shards) kept += shard.content.rows.size();
@@ -85,6 +93,7 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
         std::vector<PeriodStatistics>().swap(shard.content.periods);
     }
     merged->ranked = top.sorted();
+    merged->merge_seconds = seconds_since(merge_started);
 
     merged->spans = head.spans;
     merged->bars_per_year = head.bars_per_year;
@@ -93,7 +102,9 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
         for (std::size_t i = 0; i < std::min<std::size_t>(merged->ranked.size(), 10); ++i) {
             ids.push_back(merged->ranked[i].combination_id);
         }
+        const auto validation_started = std::chrono::steady_clock::now();
         merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run, hooks);
+        merged->validation_seconds = seconds_since(validation_started);
         if (merged->validation->pbo && merged->validation->pbo->cancelled) {
             merged->cancelled = true;
             return merged;
@@ -138,6 +149,12 @@ int merge_and_write(std::vector<NamedShard> shards, const CheckedSweepRequest& r
                   << "file written\n";
         return kExitInterrupted;
     }
+    // Where a merge's time goes (issue 30: the merge is rank 0's share of an
+    // MPI run's time).
+    std::cerr << command << ": " << merged->shards << (merged->shards == 1 ? " shard's" : " shards'")
+              << " rows and period statistics merged in " << merged->merge_seconds << " s"
+              << (merged->validation ? ", validated in " + std::to_string(merged->validation_seconds) + " s" : "")
+              << "\n";
     const StrategySpec& spec = merged->strategy.spec;
     const CombinationSpace& space = *merged->space;
     write_result_files(outputs, merged->summary, spec, space, RowsInMemory(merged->ranked), merged->validation,

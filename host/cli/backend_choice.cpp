@@ -107,17 +107,9 @@ std::vector<int> chosen_devices(const BackendChoice& c, int available) {
     return chosen;
 }
 
-// Why cuda cannot run this strategy here, or "" when it can.
-std::string cuda_unavailable_reason(const BackendChoice& c, const std::string& strategy,
-                                    std::shared_ptr<cuda::CudaDriver>& driver) {
-    if (c.jit) {
-        // --jit compiles the embedded source: the fatbin is not needed.
-        if (!cuda::has_embedded_jit_source(strategy)) {
-            return "no generated source for strategy '" + strategy + "' in this binary (--jit)";
-        }
-    } else if (c.kernels_file.empty() && !cuda::embedded_kernel_image(strategy)) {
-        return cuda::missing_kernel_reason(strategy);
-    }
+// Why the driver or the GPUs `c` chooses cannot be used here, or "" when
+// they can (`driver` then holds the opened driver).
+std::string devices_unavailable_reason(const BackendChoice& c, std::shared_ptr<cuda::CudaDriver>& driver) {
     std::string why;
     std::unique_ptr<cuda::CudaDriver> opened = cuda::CudaDriver::open(&why);
     if (!opened) return why;
@@ -130,6 +122,28 @@ std::string cuda_unavailable_reason(const BackendChoice& c, const std::string& s
         }
     }
     return "";
+}
+
+// Why cuda cannot run this strategy here, or "" when it can.
+std::string cuda_unavailable_reason(const BackendChoice& c, const std::string& strategy,
+                                    std::shared_ptr<cuda::CudaDriver>& driver) {
+    if (c.jit) {
+        // --jit compiles the embedded source: the fatbin is not needed.
+        if (!cuda::has_embedded_jit_source(strategy)) {
+            return "no generated source for strategy '" + strategy + "' in this binary (--jit)";
+        }
+    } else if (c.kernels_file.empty() && !cuda::embedded_kernel_image(strategy)) {
+        return cuda::missing_kernel_reason(strategy);
+    }
+    return devices_unavailable_reason(c, driver);
+}
+
+// The CSCV of Note [CSCV scan on the device] on `device`.
+std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)>
+overfitting_on_device(std::shared_ptr<cuda::CudaDriver> driver, int device) {
+    return [driver, device](std::span<const PeriodStatistics> returns, int periods, const OverfittingOptions& pbo) {
+        return cuda::probability_of_backtest_overfitting_on_device(*driver, device, returns, periods, pbo);
+    };
 }
 
 }  // namespace
@@ -219,12 +233,7 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
                 return cuda::compute_series_with_device(*driver, first_device, plan, market, nullptr);
             };
         }
-        if (!cuda::embedded_backtest_overfitting_image().empty()) {
-            r.overfitting = [driver, first_device](std::span<const PeriodStatistics> returns, int periods,
-                                                   const OverfittingOptions& pbo) {
-                return cuda::probability_of_backtest_overfitting_on_device(*driver, first_device, returns, periods, pbo);
-            };
-        }
+        if (!cuda::embedded_backtest_overfitting_image().empty()) r.overfitting = overfitting_on_device(driver, first_device);
         std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
         r.run = [driver, stats, options, devices, contexts](const SweepJob& job, const SweepOptions& sweep) {
             // What is left of the contexts' creation belongs to this sweep's time.
@@ -283,29 +292,16 @@ OverfittingBackend resolve_overfitting_backend(const std::string& pbo_backend, c
     check_pbo_backend_name(pbo_backend);
     OverfittingBackend r;
     if (pbo_backend == "cpu" || (pbo_backend == "auto" && (gpus.name == "cpu" || gpus.name == "emu"))) return r;
-    std::string why;
     std::shared_ptr<cuda::CudaDriver> driver;
-    int device = 0;
-    if (cuda::embedded_backtest_overfitting_image().empty()) {
-        why = "this btforge was built without nvcc: it has no CSCV kernel";
-    } else if (std::unique_ptr<cuda::CudaDriver> opened = cuda::CudaDriver::open(&why); opened != nullptr) {
-        driver = std::move(opened);
-        const int available = static_cast<int>(cuda::list_devices(*driver).size());
-        device = chosen_devices(gpus, available).front();
-        if (available == 0) {
-            why = "the CUDA driver reports no device";
-        } else if (device < 0 || device >= available) {
-            why = "no CUDA device " + std::to_string(device) + " (this machine has " + std::to_string(available) + ")";
-        }
-    }
+    const std::string why = cuda::embedded_backtest_overfitting_image().empty()
+                                ? "this btforge was built without nvcc: it has no CSCV kernel"
+                                : devices_unavailable_reason(gpus, driver);
     if (!why.empty()) {
         if (pbo_backend == "cuda") throw std::runtime_error("--pbo-backend cuda cannot run: " + why);
         r.fallback = why;
         return r;
     }
-    r.run = [driver, device](std::span<const PeriodStatistics> returns, int periods, const OverfittingOptions& pbo) {
-        return cuda::probability_of_backtest_overfitting_on_device(*driver, device, returns, periods, pbo);
-    };
+    r.run = overfitting_on_device(driver, chosen_devices(gpus, static_cast<int>(cuda::list_devices(*driver).size())).front());
     return r;
 }
 

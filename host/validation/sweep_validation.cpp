@@ -25,6 +25,9 @@ std::string fixed(double x, int digits) {
     return text;
 }
 
+// Rows a worker scores at a time (run_tiles).
+constexpr std::uint64_t kRowTile = 4096;
+
 }  // namespace
 
 SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods, int threads) {
@@ -41,7 +44,7 @@ SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_period
     constexpr double kLeftOut = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> sharpe(t.trials);
     std::vector<unsigned char> finite(t.trials);
-    run_tiles(threads, t.trials, 4096, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
+    run_tiles(threads, t.trials, kRowTile, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
         for (std::uint64_t n = first; n < end; ++n) {
             const ReturnMoments m = moments_of_periods(periods.subspan(n * width, width), all);
             finite[n] = m.undefined == kNotFiniteReturns ? 0 : 1;
@@ -115,7 +118,7 @@ std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistic
     // order, so the rows kept are the same for any thread count.
     std::vector<double> z_of(trials.trials);
     std::vector<RankTier> tier_of(trials.trials);
-    run_tiles(threads, trials.trials, 4096, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
+    run_tiles(threads, trials.trials, kRowTile, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
         for (std::uint64_t n = first; n < end; ++n) {
             const auto row = periods.subspan(n * width, width);
             const ReturnMoments m = moments_of_periods(row, all);

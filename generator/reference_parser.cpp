@@ -148,10 +148,12 @@ Token::Kind token_kind(CXTokenKind k) {
 
 bool ends_with_semicolon(Entity::Kind kind) { return kind != Entity::Kind::Function; }
 
-// Fills text and tokens. Note [Entity text]: the text runs from the start of
-// the attached comment (clang_Cursor_getCommentRange, which with
-// -fparse-all-comments includes ordinary // lines directly above) or of the
-// declaration, to the end of the declaration including the `;` that ends a
+// Fills text and tokens.
+//
+// Note [Entity text]
+// The text runs from the start of the attached comment
+// (clang_Cursor_getCommentRange, which with -fparse-all-comments includes
+// ordinary // lines directly above) or of the declaration, to the end of the declaration including the `;` that ends a
 // struct, enum or variable. Offsets are byte offsets into the file, so the
 // text is the file's bytes exactly and comments between tokens survive.
 void fill_text(CXTranslationUnit tu, CXCursor c, Entity& e) {

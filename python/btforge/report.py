@@ -53,8 +53,9 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }
 #btforge-report-status { color: #888; font-size: 0.8em; }
 """
 
-# Note [A report that checks itself]: the page counts its charts and the
-# ones plotly drew, and every error a script raised.
+# Note [A report that checks itself]
+# The page counts its charts and the ones plotly drew, and every error a
+# script raised.
 _CHECK = """
 <script>
 window.btforgeErrors = window.btforgeErrors || [];

@@ -215,13 +215,15 @@ BT_KERNEL inline void period_finish(MetricsAccumulator& acc, double equity, doub
 BT_KERNEL inline void metrics_on_bar_close(MetricsAccumulator& acc, double equity, int has_position, double fees,
                                            double funding) {
     // A ruined account (equity <= 0) has no meaningful return: count 0.
-    // Note [Divisions skipped when their result is known]: on a bar where
-    // equity did not move, equity / prev_equity is exactly 1 and r exactly
-    // +0.0, so the division is skipped (x - y == 0 only when x == y, and is
-    // NaN for inf - inf, which keeps that case on the division). Likewise the
-    // drawdown of a bar at the peak is exactly +0.0, never above max_drawdown
-    // (>= 0), so it is computed only below the peak. Same bits, fewer FP64
-    // divisions on the GPU, where they are long dependent sequences.
+    //
+    // Note [Divisions skipped when their result is known]
+    // On a bar where equity did not move, equity / prev_equity is exactly 1
+    // and r exactly +0.0, so the division is skipped (x - y == 0 only when
+    // x == y, and is NaN for inf - inf, which keeps that case on the
+    // division). Likewise the drawdown of a bar at the peak is exactly +0.0,
+    // never above max_drawdown (>= 0), so it is computed only below the
+    // peak. Same bits, fewer FP64 divisions on the GPU, where they are long
+    // dependent sequences.
     double r = 0.0;
     if (acc.prev_equity > 0.0 && equity - acc.prev_equity != 0.0) r = equity / acc.prev_equity - 1.0;
     acc.n_returns += 1;

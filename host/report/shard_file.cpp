@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "host/data/data_error.h"
 #include "host/io/input_file.h"
@@ -181,6 +183,32 @@ void read_section(ShardInput& in, const std::string& section, void* data, std::u
     }
 }
 
+// Note [What a shard's periods carry]: the periods section (length already
+// checked) read in pieces, its digest over the bytes as they come, each
+// record widened into `periods`; never the whole section twice in memory.
+void read_periods_section(ShardInput& in, std::uint64_t length, std::vector<PeriodStatistics>& periods) {
+    constexpr std::size_t kPiece = 16384;  // records: 1 MiB
+    const auto count = static_cast<std::size_t>(length / sizeof(ShardPeriod));
+    periods.clear();
+    periods.reserve(count);
+    std::vector<ShardPeriod> piece(std::min(count, kPiece));
+    Sha256 digest;
+    for (std::size_t done = 0; done < count;) {
+        const std::size_t n = std::min(kPiece, count - done);
+        in.read(piece.data(), n * sizeof(ShardPeriod), "its periods section");
+        digest.update(piece.data(), n * sizeof(ShardPeriod));
+        for (std::size_t i = 0; i < n; ++i) periods.push_back(period_from_shard(piece[i]));
+        done += n;
+    }
+    unsigned char stored[kDigestBytes];
+    in.read(stored, kDigestBytes, "the SHA-256 of its periods section");
+    if (digest.hex() != hex_of(stored)) {
+        throw in.error("shard-checksum", "its periods section does not match its SHA-256: it was changed after "
+                                         "btforge wrote it (a flipped bit, an edited value, a cut); run the shard "
+                                         "again");
+    }
+}
+
 // The fields of a shard header (Note [Shard files]): each one read is there
 // and of its type, or the header is refused at its JSON pointer.
 class HeaderFields {
@@ -302,12 +330,12 @@ std::pair<ExpectedSection, ExpectedSection> read_header(const ShardInput& in, co
     if (f.text(doc, "", "format") != "btforge shard") f.fail("/format", "\"btforge shard\"", describe_value(doc["format"]));
     const std::uint64_t row_bytes = f.count(doc, "", "row_bytes");
     const std::uint64_t period_bytes = f.count(doc, "", "period_bytes");
-    if (row_bytes != sizeof(ResultRow) || period_bytes != sizeof(PeriodStatistics)) {
+    if (row_bytes != sizeof(ResultRow) || period_bytes != sizeof(ShardPeriod)) {
         throw in.error("shard-layout", "written by a build whose rows or period statistics have another size (rows " +
                                            std::to_string(row_bytes) + " bytes, here " +
                                            std::to_string(sizeof(ResultRow)) + "; period statistics " +
                                            std::to_string(period_bytes) + " bytes, here " +
-                                           std::to_string(sizeof(PeriodStatistics)) + ")");
+                                           std::to_string(sizeof(ShardPeriod)) + ")");
     }
 
     // The identity (Note [Shards]): kept whole for comparing, read typed.
@@ -440,7 +468,7 @@ std::pair<ExpectedSection, ExpectedSection> read_header(const ShardInput& in, co
     const bool overflow =
         __builtin_mul_overflow(rows, sizeof(ResultRow), &rows_length) ||
         __builtin_mul_overflow(span, static_cast<std::uint64_t>(run.periods), &periods_length) ||
-        __builtin_mul_overflow(periods_length, sizeof(PeriodStatistics), &periods_length);
+        __builtin_mul_overflow(periods_length, sizeof(ShardPeriod), &periods_length);
     if (overflow) {
         f.inconsistent(which + " of " + std::to_string(run.combinations) +
                        " combinations holds more rows or period statistics than any file can");
@@ -465,8 +493,7 @@ ShardFile read_shard(ShardInput& in) {
                        "shard format version " + std::to_string(version) + ", this btforge reads version " +
                            std::to_string(kShardFormatVersion) +
                            (version < kShardFormatVersion
-                                ? " (an older btforge wrote it, without the checksums this one verifies): run the "
-                                  "shard again with this btforge"
+                                ? " (an older btforge wrote it): run the shard again with this btforge"
                                 : " (a newer btforge wrote it): merge it with that btforge"));
     }
 
@@ -494,9 +521,8 @@ ShardFile read_shard(ShardInput& in) {
     shard.rows.resize(static_cast<std::size_t>(rows / sizeof(ResultRow)));
     read_section(in, "rows", shard.rows.data(), rows);
     const std::uint64_t periods =
-        sized_section("periods", periods_expected, sizeof(PeriodStatistics), "period statistics");
-    shard.periods.resize(static_cast<std::size_t>(periods / sizeof(PeriodStatistics)));
-    read_section(in, "periods", shard.periods.data(), periods);
+        sized_section("periods", periods_expected, sizeof(ShardPeriod), "period statistics");
+    read_periods_section(in, periods, shard.periods);
     in.check_end();
     return shard;
 }
@@ -517,7 +543,7 @@ std::string header_text(const ShardFile& shard) {
     nlohmann::ordered_json header;
     header["format"] = "btforge shard";
     header["row_bytes"] = sizeof(ResultRow);
-    header["period_bytes"] = sizeof(PeriodStatistics);
+    header["period_bytes"] = sizeof(ShardPeriod);
     header["identity"] = shard.identity;
     header["shard"] = {{"index", shard.range.index},
                        {"count", shard.range.count},
@@ -539,13 +565,72 @@ std::string header_text(const ShardFile& shard) {
 
 }  // namespace
 
+ShardPeriod shard_period(const PeriodStatistics& p) {
+    ShardPeriod s;
+    s.return_sum = p.return_sum;
+    s.return_sum_squares = p.return_sum_squares;
+    s.downside_sum_squares = p.downside_sum_squares;
+    s.return_sum_cubes = p.return_sum_cubes;
+    s.return_sum_fourths = p.return_sum_fourths;
+    s.start_equity = p.start_equity;
+    s.end_equity = p.end_equity;
+    s.bars = p.bars;
+    s.trades = p.trades;
+    return s;
+}
+
+PeriodStatistics period_from_shard(const ShardPeriod& s) {
+    const double absent = std::numeric_limits<double>::quiet_NaN();
+    PeriodStatistics p;
+    p.return_sum = s.return_sum;
+    p.return_sum_squares = s.return_sum_squares;
+    p.downside_sum_squares = s.downside_sum_squares;
+    p.return_sum_cubes = s.return_sum_cubes;
+    p.return_sum_fourths = s.return_sum_fourths;
+    p.start_equity = s.start_equity;
+    p.end_equity = s.end_equity;
+    p.max_drawdown = absent;
+    p.gross_profit = absent;
+    p.gross_loss = absent;
+    p.fees = absent;
+    p.funding = absent;
+    p.bars = s.bars;
+    p.trades = s.trades;
+    p.wins = -1;
+    p.reserved = 0;
+    return p;
+}
+
+namespace {
+
+// Note [What a shard's periods carry]: the periods section written in
+// pieces, each record narrowed, the digest over the bytes as they go.
+void write_periods_section(std::ostream& out, const std::vector<PeriodStatistics>& periods) {
+    constexpr std::size_t kPiece = 16384;
+    const std::uint64_t bytes = periods.size() * sizeof(ShardPeriod);
+    put(out, bytes);
+    std::vector<ShardPeriod> piece(std::min(periods.size(), kPiece));
+    Sha256 digest;
+    for (std::size_t done = 0; done < periods.size();) {
+        const std::size_t n = std::min(kPiece, periods.size() - done);
+        for (std::size_t i = 0; i < n; ++i) piece[i] = shard_period(periods[done + i]);
+        digest.update(piece.data(), n * sizeof(ShardPeriod));
+        out.write(reinterpret_cast<const char*>(piece.data()), static_cast<std::streamsize>(n * sizeof(ShardPeriod)));
+        done += n;
+    }
+    const std::string raw = raw_digest(digest.hex());
+    out.write(raw.data(), static_cast<std::streamsize>(raw.size()));
+}
+
+}  // namespace
+
 void write_shard_file(std::ostream& out, const ShardFile& shard) {
     const std::string text = header_text(shard);
     out.write(kMagic, sizeof kMagic);
     put(out, kShardFormatVersion);
     write_section(out, text.data(), text.size());
     write_section(out, shard.rows.data(), shard.rows.size() * sizeof(ResultRow));
-    write_section(out, shard.periods.data(), shard.periods.size() * sizeof(PeriodStatistics));
+    write_periods_section(out, shard.periods);
 }
 
 namespace {
@@ -576,7 +661,7 @@ private:
 std::string shard_bytes(const ShardFile& shard) {
     std::string bytes;
     // The sections' data and framing; the header (a few KB) may add a growth.
-    bytes.reserve(shard.rows.size() * sizeof(ResultRow) + shard.periods.size() * sizeof(PeriodStatistics) +
+    bytes.reserve(shard.rows.size() * sizeof(ResultRow) + shard.periods.size() * sizeof(ShardPeriod) +
                   (std::size_t{1} << 16));
     AppendToString sink(bytes);
     std::ostream out(&sink);
@@ -611,13 +696,15 @@ ShardFile shard_in_memory(const std::string& name, ShardFile shard) {
     ShardFile read;
     const auto [rows_expected, periods_expected] = read_header(input, text, read);
     if (shard.rows.size() * sizeof(ResultRow) != rows_expected.length ||
-        shard.periods.size() * sizeof(PeriodStatistics) != periods_expected.length) {
+        shard.periods.size() * sizeof(ShardPeriod) != periods_expected.length) {
         throw input.error("inconsistent-shard", "it holds " + std::to_string(shard.rows.size()) + " rows and " +
                                                     std::to_string(shard.periods.size()) + " period statistics; " +
                                                     rows_expected.why + "; " + periods_expected.why);
     }
     read.rows = std::move(shard.rows);
     read.periods = std::move(shard.periods);
+    // What a shard carries, as read_shard_bytes would hand it over.
+    for (PeriodStatistics& p : read.periods) p = period_from_shard(shard_period(p));
     return read;
 }
 

@@ -37,9 +37,9 @@ namespace btforge {
 //                 [What a shard's periods carry]).
 // Rows and statistics are doubles and integers of this machine's byte
 // order, without padding; a reader refuses a file whose row or statistics
-// size differs from its own. The file is
-// written whole or not at all, like every output. A reader believes nothing
-// it has not checked, and checks everything before it allocates:
+// size differs from its own. The file is written whole or not at all, like
+// every output. A reader believes nothing it has not checked, and checks
+// everything before it allocates:
 //   - the magic and the version (an older shard is named as such: run it
 //     again);
 //   - every section's length against the bytes that remain (the header at
@@ -72,7 +72,7 @@ inline constexpr std::uint32_t kShardFormatVersion = 3;
 // PeriodStatistics whose other fields (max_drawdown, gross profit and
 // loss, fees, funding) are NaN and whose wins are -1: values no period
 // can have, so a reader that needs them fails loudly instead of believing
-// a zero. version 2 carried all of PeriodStatistics.
+// a zero. Version 2 carried all of PeriodStatistics.
 struct ShardPeriod {
     double return_sum;
     double return_sum_squares;

@@ -3,10 +3,10 @@
 Versions 2 and 3 are "BTFSHARD", the version (uint32) and three sections
 (header JSON, rows, period statistics), each its length (uint64), its bytes
 and their SHA-256; version 3's period statistics are what validation reads
-(the header's period_bytes: 64, Note [What a shard's periods carry]), version
-2's all of them (112). Version 1 (btforge before issue 29) is "BTFSHARD", the version, the
-header's length and the header, whose "rows" and "period_statistics" count
-the rows and statistics that follow. Both are read and written, so an edit
+(the header's period_bytes: 64, Note [What a shard's periods carry]),
+version 2's all of them (112). Version 1 (btforge before issue 29) is
+"BTFSHARD", the version, the header's length and the header, whose "rows"
+and "period_statistics" count the rows and statistics that follow. Both are read and written, so an edit
 made by a test shows what the older reader believed as well.
 """
 

@@ -66,14 +66,23 @@ void put(std::ostream& out, const T& value) {
     out.write(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
+// A section's digest after its bytes.
+void put_digest(std::ostream& out, const Sha256& digest) {
+    const std::string raw = raw_digest(digest.hex());
+    out.write(raw.data(), static_cast<std::streamsize>(raw.size()));
+}
+
 void write_section(std::ostream& out, const void* data, std::uint64_t bytes) {
     Sha256 digest;
     digest.update(data, static_cast<std::size_t>(bytes));
     put(out, bytes);
     out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
-    const std::string raw = raw_digest(digest.hex());
-    out.write(raw.data(), static_cast<std::streamsize>(raw.size()));
+    put_digest(out, digest);
 }
+
+// Note [What a shard's periods carry]: the periods section goes through
+// memory this many records (1 MiB) at a time, written and read.
+constexpr std::size_t kPeriodPiece = 16384;
 
 // The bytes of a shard in order, from a file or a message, counted against
 // the size known before the first read (Note [Shard files]).
@@ -169,13 +178,11 @@ std::uint64_t section_length(ShardInput& in, const std::string& section) {
     return length;
 }
 
-// The section's bytes (length already checked) into `data`, and its digest.
-void read_section(ShardInput& in, const std::string& section, void* data, std::uint64_t length) {
-    in.read(data, length, "its " + section + " section");
+// The stored digest that follows a section's bytes, against `digest` of
+// the bytes read.
+void check_section_digest(ShardInput& in, const std::string& section, const Sha256& digest) {
     unsigned char stored[kDigestBytes];
     in.read(stored, kDigestBytes, "the SHA-256 of its " + section + " section");
-    Sha256 digest;
-    digest.update(data, static_cast<std::size_t>(length));
     if (digest.hex() != hex_of(stored)) {
         throw in.error("shard-checksum", "its " + section + " section does not match its SHA-256: it was changed " +
                                              "after btforge wrote it (a flipped bit, an edited value, a cut); run " +
@@ -183,30 +190,31 @@ void read_section(ShardInput& in, const std::string& section, void* data, std::u
     }
 }
 
+// The section's bytes (length already checked) into `data`, and its digest.
+void read_section(ShardInput& in, const std::string& section, void* data, std::uint64_t length) {
+    in.read(data, length, "its " + section + " section");
+    Sha256 digest;
+    digest.update(data, static_cast<std::size_t>(length));
+    check_section_digest(in, section, digest);
+}
+
 // Note [What a shard's periods carry]: the periods section (length already
 // checked) read in pieces, its digest over the bytes as they come, each
 // record widened into `periods`; never the whole section twice in memory.
 void read_periods_section(ShardInput& in, std::uint64_t length, std::vector<PeriodStatistics>& periods) {
-    constexpr std::size_t kPiece = 16384;  // records: 1 MiB
     const auto count = static_cast<std::size_t>(length / sizeof(ShardPeriod));
     periods.clear();
     periods.reserve(count);
-    std::vector<ShardPeriod> piece(std::min(count, kPiece));
+    std::vector<ShardPeriod> piece(std::min(count, kPeriodPiece));
     Sha256 digest;
     for (std::size_t done = 0; done < count;) {
-        const std::size_t n = std::min(kPiece, count - done);
+        const std::size_t n = std::min(kPeriodPiece, count - done);
         in.read(piece.data(), n * sizeof(ShardPeriod), "its periods section");
         digest.update(piece.data(), n * sizeof(ShardPeriod));
         for (std::size_t i = 0; i < n; ++i) periods.push_back(period_from_shard(piece[i]));
         done += n;
     }
-    unsigned char stored[kDigestBytes];
-    in.read(stored, kDigestBytes, "the SHA-256 of its periods section");
-    if (digest.hex() != hex_of(stored)) {
-        throw in.error("shard-checksum", "its periods section does not match its SHA-256: it was changed after "
-                                         "btforge wrote it (a flipped bit, an edited value, a cut); run the shard "
-                                         "again");
-    }
+    check_section_digest(in, "periods", digest);
 }
 
 // The fields of a shard header (Note [Shard files]): each one read is there
@@ -606,20 +614,18 @@ namespace {
 // Note [What a shard's periods carry]: the periods section written in
 // pieces, each record narrowed, the digest over the bytes as they go.
 void write_periods_section(std::ostream& out, const std::vector<PeriodStatistics>& periods) {
-    constexpr std::size_t kPiece = 16384;
     const std::uint64_t bytes = periods.size() * sizeof(ShardPeriod);
     put(out, bytes);
-    std::vector<ShardPeriod> piece(std::min(periods.size(), kPiece));
+    std::vector<ShardPeriod> piece(std::min(periods.size(), kPeriodPiece));
     Sha256 digest;
     for (std::size_t done = 0; done < periods.size();) {
-        const std::size_t n = std::min(kPiece, periods.size() - done);
+        const std::size_t n = std::min(kPeriodPiece, periods.size() - done);
         for (std::size_t i = 0; i < n; ++i) piece[i] = shard_period(periods[done + i]);
         digest.update(piece.data(), n * sizeof(ShardPeriod));
         out.write(reinterpret_cast<const char*>(piece.data()), static_cast<std::streamsize>(n * sizeof(ShardPeriod)));
         done += n;
     }
-    const std::string raw = raw_digest(digest.hex());
-    out.write(raw.data(), static_cast<std::streamsize>(raw.size()));
+    put_digest(out, digest);
 }
 
 }  // namespace

@@ -4,12 +4,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "host/cli/account_options.h"
-#include "host/cli/backend_choice.h"
+#include "host/app/account_choice.h"
+#include "host/app/backend_choice.h"
+#include "host/app/strategy_choice.h"
+#include "host/app/window_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
-#include "host/cli/strategy_options.h"
-#include "host/cli/window_options.h"
+#include "host/cli/option_groups.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
 #include "host/data/synthetic_market.h"
@@ -138,7 +139,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     CombinationSpace space(strategy.spec, grid);
     const AccountSpec account = resolve_account(account_choice, strategy.spec, &grid);
     ResolvedBackend backend;
-    if (backend_choice.name != "cpu") backend = resolve_backend(backend_choice, strategy.spec.name, threads);
+    if (backend_choice.name != "cpu") backend = resolve_backend(backend_choice, strategy.spec.name, threads, say_backend_notice);
 
     Market market = make_synthetic_market(market_options);
     if (no_funding) std::fill(market.funding_rate.begin(), market.funding_rate.end(), 0.0);

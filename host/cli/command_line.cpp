@@ -1,14 +1,9 @@
 #include "host/cli/command_line.h"
 
-#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <iostream>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
-
-#include <sched.h>
 
 namespace btforge {
 
@@ -27,6 +22,8 @@ void validate(boost::any& out, const std::vector<std::string>& values, WholeNumb
 }
 
 std::ostream& operator<<(std::ostream& out, const WholeNumber& number) { return out << number.value; }
+
+void say_backend_notice(const std::string& line) { std::cerr << "btforge: " << line << "\n"; }
 
 bool parse_command_line(const std::vector<std::string>& args, const std::string& usage,
                         const po::options_description& options, po::variables_map* given,
@@ -56,90 +53,6 @@ bool parse_command_line(const std::vector<std::string>& args, const std::string&
     po::notify(vm);
     if (given != nullptr) *given = vm;
     return true;
-}
-
-int usable_cpu_count() {
-    // Note [Threads a process may use]. A set larger than cpu_set_t (more
-    // than 1024 CPUs) makes the call fail: the hardware count then.
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
-        const int count = CPU_COUNT(&allowed);
-        if (count > 0) return count;
-    }
-    const unsigned hardware = std::thread::hardware_concurrency();
-    return hardware == 0 ? 1 : static_cast<int>(hardware);
-}
-
-std::string hardware_threads_text() {
-    const unsigned hardware = std::thread::hardware_concurrency();
-    const int usable = usable_cpu_count();
-    if (hardware == 0 || usable == static_cast<int>(hardware)) return std::to_string(usable) + " hardware threads";
-    return std::to_string(usable) + " of " + std::to_string(hardware) + " hardware threads usable (CPU affinity)";
-}
-
-int resolve_threads(int requested) {
-    if (requested < 0 || requested > kMaxThreads) {
-        throw po::error("--threads must be in 0.." + std::to_string(kMaxThreads) +
-                        " (0: every CPU this process may run on), got " + std::to_string(requested));
-    }
-    if (requested > 0) return requested;
-    return std::min(usable_cpu_count(), kMaxThreads);
-}
-
-namespace {
-
-// The same file, existing or not: symbolic links, "." and ".." resolved.
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
-    std::error_code ec;
-    if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
-        const bool same = std::filesystem::equivalent(a, b, ec);
-        if (!ec) return same;
-    }
-    ec.clear();
-    const auto canonical_a = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec);
-    if (ec) return false;
-    const auto canonical_b = std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
-    return !ec && canonical_a == canonical_b;
-}
-
-}  // namespace
-
-OutputTransaction open_outputs(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs,
-                               const std::atomic<bool>* cancel) {
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const NamedFile& out = outputs[i];
-        const std::string name = out.option + " " + out.path.string();
-        if (out.path.empty() || out.path.filename().empty() || out.path.filename() == "." ||
-            out.path.filename() == "..") {
-            throw po::error(out.option + " '" + out.path.string() + "': expected a file name");
-        }
-        std::error_code ec;
-        if (std::filesystem::is_directory(out.path, ec)) {
-            throw po::error(name + " is a directory; expected a file name");
-        }
-        for (std::size_t j = 0; j < i; ++j) {
-            if (same_file(outputs[j].path, out.path)) {
-                throw po::error(outputs[j].option + " and " + out.option + " name the same file " +
-                                out.path.string() + "; each result needs its own");
-            }
-        }
-        for (const NamedFile& in : inputs) {
-            if (!in.path.empty() && same_file(in.path, out.path)) {
-                throw po::error(out.option + " would write " + out.path.string() + ", which is the " + in.option +
-                                " input; choose another output name");
-            }
-        }
-    }
-    OutputTransaction transaction(cancel);
-    for (const NamedFile& out : outputs) {
-        try {
-            transaction.add(out.path);
-        } catch (const std::runtime_error& e) {
-            throw po::error(out.option + ": " + e.what() + " (checked before any work)");
-        }
-    }
-    return transaction;
 }
 
 }  // namespace btforge

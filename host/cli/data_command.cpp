@@ -6,7 +6,7 @@
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
-#include "host/cli/market_options.h"
+#include "host/app/market_choice.h"
 #include "host/data/csv_fields.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"

@@ -1,10 +1,11 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "host/app/market_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
-#include "host/cli/market_options.h"
+#include "host/cli/option_groups.h"
 #include "host/data/timestamp_parse.h"
 #include "host/indicators/aligned_series.h"
 #include "host/indicators/indicator_registry.h"

@@ -6,6 +6,7 @@
 #include <boost/program_options/errors.hpp>
 #include <nlohmann/json.hpp>
 
+#include "host/app/usage_error.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/io/atomic_file.h"
@@ -63,6 +64,10 @@ int main(int argc, char** argv) {
         std::cerr << "btforge: unknown command '" << command << "'\n\n" << kUsage;
         return btforge::kExitUsage;
     } catch (const boost::program_options::error& e) {
+        std::cerr << "btforge " << command << ": " << e.what() << "\n(see btforge " << command << " --help)\n";
+        return btforge::kExitUsage;
+    } catch (const btforge::UsageError& e) {
+        // Note [Usage errors]: the application layer's, said as Boost's are.
         std::cerr << "btforge " << command << ": " << e.what() << "\n(see btforge " << command << " --help)\n";
         return btforge::kExitUsage;
     } catch (const btforge::OutputCancelled& e) {

@@ -5,15 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/app/account_choice.h"
+#include "host/app/backend_choice.h"
+#include "host/app/strategy_choice.h"
+#include "host/app/window_choice.h"
 #include "host/backends/emu/emu_backend.h"
-#include "host/cli/account_options.h"
-#include "host/cli/backend_choice.h"
 #include "host/backends/emu/emu_kernels.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
-#include "host/cli/strategy_options.h"
-#include "host/cli/window_options.h"
+#include "host/cli/option_groups.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
 #include "host/io/atomic_file.h"
@@ -143,7 +144,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                   << " bars, " << kFloorCombinations << " combinations); a pass proves less\n";
     }
 
-    ResolvedBackend resolved = resolve_backend(backend_choice, strategies.front(), threads);
+    ResolvedBackend resolved = resolve_backend(backend_choice, strategies.front(), threads, say_backend_notice);
     parity::Backend backend{resolved.name, resolved.description, resolved.run, resolved.series};
     parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars});
     const MarketWindow window = choose_window(market.market, window_choice);

@@ -3,25 +3,26 @@
 #include <optional>
 #include <stdexcept>
 
-#include "host/cli/account_options.h"
+#include "host/app/account_choice.h"
+#include "host/app/market_choice.h"
+#include "host/app/replay_run.h"
+#include "host/app/run_header.h"
+#include "host/app/run_inputs.h"
+#include "host/app/strategy_choice.h"
+#include "host/app/window_choice.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
-#include "host/cli/market_options.h"
-#include "host/cli/run_header.h"
-#include "host/cli/strategy_options.h"
-#include "host/cli/window_options.h"
-#include "host/cli/replay_run.h"
-#include "host/cli/run_inputs.h"
-#include "host/report/results_head.h"
-#include "host/spec/assignments.h"
+#include "host/cli/option_groups.h"
+#include "host/data/timestamp_parse.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
+#include "host/report/results_head.h"
 #include "host/report/results_writer.h"
 #include "host/report/round_trips.h"
 #include "host/report/trade_log_writer.h"
 #include "host/report/walk_forward_file.h"
-#include "host/data/timestamp_parse.h"
+#include "host/spec/assignments.h"
 
 namespace btforge {
 

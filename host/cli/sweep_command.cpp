@@ -3,11 +3,13 @@
 #include <memory>
 #include <optional>
 
+#include "host/app/mpi_sweep.h"
+#include "host/app/sweep_run.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
-#include "host/cli/mpi_sweep.h"
-#include "host/cli/sweep_run.h"
+#include "host/cli/merge_report.h"
+#include "host/cli/option_groups.h"
 #include "host/report/shard_file.h"
 
 namespace btforge {
@@ -75,7 +77,20 @@ int run_sweep_command(const std::vector<std::string>& args) {
     }
     if (mpi.enabled) {
         const bool device_chosen = (given.count("device") != 0 && !given["device"].defaulted()) || given.count("devices") != 0;
-        return run_mpi_sweep(std::move(request), output, mpi, device_chosen);
+        MpiFrontEnd front;
+        front.mpi_started = &install_interrupt_handler;
+        front.cancel = &interrupt_requested();
+        front.notice = [](const std::string& line) { std::cerr << "btforge sweep --mpi: " << line << "\n"; };
+        front.header = [](const std::string& header) { std::cerr << header; };
+        const MpiSweepResult result = run_mpi_sweep(std::move(request), output, mpi, device_chosen, front);
+        if (!result.rank0) return kExitOk;  // Note [Rank 0 speaks for the job]
+        if (!result.merged) return kExitInterrupted;  // said by run_mpi_sweep
+        const int code = report_merged(*result.merged, output, "btforge sweep --mpi");
+        if (code == kExitOk && result.resumed != 0) {
+            std::cout << "resumed " << result.resumed << " of " << result.shards << " shards from " << mpi.checkpoint
+                      << " (Note [Resuming an MPI run])\n";
+        }
+        return code;
     }
     if (given.count("mpi-shards") != 0 || given.count("checkpoint") != 0) {
         throw po::error(std::string(given.count("checkpoint") != 0 ? "--checkpoint" : "--mpi-shards") +
@@ -99,6 +114,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     hooks.header = [](const std::string& header) { std::cerr << header; };
     hooks.cancel = &interrupt_requested();
     hooks.progress_on_stderr = true;
+    hooks.notice = &say_backend_notice;
     const std::unique_ptr<SweepRun> run = run_sweep(checked, hooks);
     if (run->cancelled) {
         std::cerr << "btforge sweep: interrupted " << run->cancelled_while << "; no result file written\n";

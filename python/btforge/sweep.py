@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -231,6 +232,8 @@ def sweep(
     except BaseException:
         shown.finish("btforge sweep: failed")
         raise
+    for notice in raw["notices"]:
+        warnings.warn(f"btforge: {notice}", RuntimeWarning, stacklevel=2)
     if raw["cancelled"]:
         shown.finish("btforge sweep: interrupted")
         raise Cancelled(f"btforge sweep: interrupted {raw['cancelled_while']}; no result")

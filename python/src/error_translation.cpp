@@ -4,10 +4,10 @@
 #include <stdexcept>
 #include <string>
 
-#include <boost/program_options/errors.hpp>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include "host/app/usage_error.h"
 #include "host/data/data_error.h"
 #include "host/io/atomic_file.h"
 #include "host/spec/spec_error.h"
@@ -45,7 +45,7 @@ void translate(const std::exception_ptr& error, void*) {
         }
         fields["detail"] = e.message();
         raise("SpecError", e.what(), fields);
-    } catch (const boost::program_options::error& e) {
+    } catch (const UsageError& e) {
         raise("UsageError", e.what(), nb::kwargs());
     } catch (const OutputCancelled& e) {
         raise("Cancelled", e.what(), nb::kwargs());

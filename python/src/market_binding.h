@@ -4,7 +4,7 @@
 
 #include <nanobind/nanobind.h>
 
-#include "host/cli/market_options.h"
+#include "host/app/market_choice.h"
 
 namespace btforge::python {
 

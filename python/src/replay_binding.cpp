@@ -5,7 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include "host/cli/replay_run.h"
+#include "host/app/replay_run.h"
 #include "host/report/results_writer.h"
 #include "host/report/trade_log_writer.h"
 #include "host/spec/assignments.h"

@@ -7,11 +7,11 @@
 
 #include <nanobind/nanobind.h>
 
-#include "host/cli/account_options.h"
-#include "host/cli/backend_choice.h"
-#include "host/cli/market_options.h"
-#include "host/cli/strategy_options.h"
-#include "host/cli/window_options.h"
+#include "host/app/account_choice.h"
+#include "host/app/backend_choice.h"
+#include "host/app/market_choice.h"
+#include "host/app/strategy_choice.h"
+#include "host/app/window_choice.h"
 
 namespace btforge::python {
 

@@ -12,8 +12,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
-#include "host/cli/sweep_run.h"
+#include "host/app/sweep_run.h"
 #include "host/spec/assignments.h"
 #include "python/src/bindings.h"
 #include "python/src/market_binding.h"
@@ -95,6 +96,12 @@ private:
         };
         hooks.progress = &progress_;
         hooks.cancel = &cancel_;
+        // Said by btforge.sweep as warnings once the run is over (a GPU that
+        // auto could not use, the kernel a JIT built).
+        hooks.notice = [this](const std::string& line) {
+            std::lock_guard lock(mutex_);
+            notices_.push_back(line);
+        };
         std::unique_ptr<SweepRun> run;
         std::exception_ptr error;
         const auto began = std::chrono::steady_clock::now();
@@ -119,6 +126,7 @@ private:
     std::condition_variable ended_cv_;
     bool ended_ = false;
     std::string header_;
+    std::vector<std::string> notices_;
     double run_seconds_ = 0.0;  // run_sweep from call to return: loading, sweep, validation, ranking
     std::unique_ptr<SweepRun> run_;
     std::exception_ptr error_;
@@ -195,6 +203,7 @@ nb::dict SweepTask::result() {
     }
     if (error_) std::rethrow_exception(error_);
     nb::dict out;
+    out["notices"] = notices_;
     out["cancelled"] = run_->cancelled;
     if (run_->cancelled) {
         out["cancelled_while"] = run_->cancelled_while;

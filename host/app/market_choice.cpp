@@ -1,12 +1,14 @@
-#include "host/cli/market_options.h"
+#include "host/app/market_choice.h"
 
-#include "host/cli/command_line.h"
+#include "host/app/output_files.h"
+#include "host/app/thread_count.h"
 
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <sstream>
 
+#include "host/app/usage_error.h"
 #include "host/data/csv_market_loader.h"
 #include "host/data/funding_history.h"
 #include "host/data/market_cache.h"
@@ -15,41 +17,6 @@
 #include "host/spec/number_format.h"
 
 namespace btforge {
-
-namespace po = boost::program_options;
-
-po::options_description market_options(MarketChoice& c) {
-    po::options_description options("Market data (default: the embedded synthetic market)");
-    options.add_options()
-        ("data", po::value(&c.data_file)->value_name("CSV"),
-         "long CSV: timestamp,symbol,open,high,low,close,volume[,funding_rate]")
-        ("instruments", po::value(&c.instruments_file)->value_name("JSON"),
-         "per-symbol qty_step, min_qty, price_tick")
-        ("symbols", po::value(&c.symbols)->value_name("A,B,...")->notifier([](const std::string& list) {
-             // An empty list is a mistake (an unset shell variable), not "every symbol".
-             if (list.empty()) throw po::error("--symbols needs at least one symbol name (leave it out to load every symbol)");
-         }),
-         "load only these symbols of --data")
-        ("no-market-cache", po::bool_switch()->notifier([&c](bool off) { c.market_cache = !off; }),
-         "parse --data every time: neither read nor write DATA.btfcache (Note [Market cache])")
-        ("timestamp-unit", po::value(&c.timestamp_unit)->default_value(c.timestamp_unit)->value_name("UNIT"),
-         "unit of --data's integer timestamps: s, ms, us, ns, or auto (from their magnitudes)")
-        ("funding-file", po::value(&c.funding_file)->value_name("CSV"),
-         "funding history: timestamp,symbol,rate per settlement, charged at the bar holding each time; replaces "
-         "the data's and the constant funding of the symbols it names")
-        ("funding-rate", po::value(&c.funding_rate)->default_value(c.funding_rate),
-         "rate per funding time where the data has none (|rate| <= 1)")
-        ("funding-interval-hours", po::value(&c.funding_interval_hours)->default_value(c.funding_interval_hours),
-         "funding times are multiples of this from the epoch (1 minute to 366 days)")
-        ("synthetic-seed", whole_number_value(&c.synthetic_seed), "seed of the synthetic market")
-        ("synthetic-symbols", po::value(&c.synthetic_symbols)->default_value(c.synthetic_symbols),
-         "symbols of the synthetic market")
-        ("synthetic-bars", po::value(&c.synthetic_bars)->default_value(c.synthetic_bars),
-         "bars of the synthetic market")
-        ("synthetic-bar-minutes", po::value(&c.synthetic_bar_minutes)->default_value(c.synthetic_bar_minutes),
-         "bar length of the synthetic market");
-    return options;
-}
 
 namespace {
 
@@ -65,7 +32,7 @@ std::int64_t funding_interval_ms(double hours) {
     const double ms = hours * 3600.0 * 1000.0;
     if (!(ms >= static_cast<double>(kMinFundingIntervalMs) && ms <= static_cast<double>(kMaxFundingIntervalMs)) ||
         ms != std::floor(ms)) {
-        throw po::error("--funding-interval-hours must be a whole number of milliseconds from 1 minute to 366 days "
+        throw UsageError("--funding-interval-hours must be a whole number of milliseconds from 1 minute to 366 days "
                         "(8784 hours), got " + text_of(hours));
     }
     return static_cast<std::int64_t>(ms);
@@ -110,14 +77,14 @@ std::string csv_funding_note(const MarketChoice& c, const CsvMarketFacts& facts)
 
 LoadedMarket load_market(const MarketChoice& c) {
     if (!funding_rate_in_range(c.funding_rate)) {
-        throw po::error("--funding-rate must be finite and within -1..1 (100% of the position's value per funding "
+        throw UsageError("--funding-rate must be finite and within -1..1 (100% of the position's value per funding "
                         "time), got " + text_of(c.funding_rate));
     }
     std::optional<EpochUnit> timestamp_unit;
     if (c.timestamp_unit != "auto") {
         timestamp_unit = parse_epoch_unit(c.timestamp_unit);
         if (!timestamp_unit) {
-            throw po::error("--timestamp-unit must be auto, s, ms, us or ns, got '" + c.timestamp_unit + "'");
+            throw UsageError("--timestamp-unit must be auto, s, ms, us or ns, got '" + c.timestamp_unit + "'");
         }
     }
     const std::int64_t interval_ms = funding_interval_ms(c.funding_interval_hours);
@@ -139,7 +106,7 @@ LoadedMarket load_market(const MarketChoice& c) {
         }
         if (!c.symbols.empty() && (c.symbols.back() == ',' || std::count(c.symbols.begin(), c.symbols.end(), ',') + 1 !=
                                                                   static_cast<std::ptrdiff_t>(options.symbols.size()))) {
-            throw po::error("--symbols '" + c.symbols + "' has an empty name between its commas");
+            throw UsageError("--symbols '" + c.symbols + "' has an empty name between its commas");
         }
         CsvMarketFacts facts;
         if (c.data_text) {
@@ -162,14 +129,14 @@ LoadedMarket load_market(const MarketChoice& c) {
                                         : "the file " + c.instruments_file;
     } else {
         if (!c.instruments_file.empty() || !c.symbols.empty() || (timestamp_unit && c.funding_file.empty())) {
-            throw po::error("--instruments, --symbols and --timestamp-unit apply to --data (and --timestamp-unit to "
+            throw UsageError("--instruments, --symbols and --timestamp-unit apply to --data (and --timestamp-unit to "
                             "--funding-file); the synthetic market has its own");
         }
-        if (c.synthetic_bar_minutes < 1) throw po::error("--synthetic-bar-minutes must be >= 1");
+        if (c.synthetic_bar_minutes < 1) throw UsageError("--synthetic-bar-minutes must be >= 1");
         if (c.synthetic_symbols < 1 || c.synthetic_symbols > kMaxSymbols) {
-            throw po::error("--synthetic-symbols must be in 1.." + std::to_string(kMaxSymbols));
+            throw UsageError("--synthetic-symbols must be in 1.." + std::to_string(kMaxSymbols));
         }
-        if (c.synthetic_bars < 1) throw po::error("--synthetic-bars must be >= 1");
+        if (c.synthetic_bars < 1) throw UsageError("--synthetic-bars must be >= 1");
         SyntheticMarketOptions options;
         options.seed = c.synthetic_seed;
         options.n_symbols = c.synthetic_symbols;
@@ -178,7 +145,7 @@ LoadedMarket load_market(const MarketChoice& c) {
         options.funding_interval_ms = interval_ms;
         // Every timestamp fits years 0000..9999 (Note [Epoch units]), like those of a file.
         if (options.bar_ms > (kMaxTimestampMs - options.start_ms) / std::max(options.n_bars - 1, 1)) {
-            throw po::error("--synthetic-bars x --synthetic-bar-minutes reach beyond the year 9999");
+            throw UsageError("--synthetic-bars x --synthetic-bar-minutes reach beyond the year 9999");
         }
         loaded.market = make_synthetic_market(options);
         loaded.funding_note = "the synthetic market's own rates (they drift between positive and negative), settled "

@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "host/cli/account_options.h"
-#include "host/cli/backend_choice.h"
-#include "host/cli/command_line.h"
-#include "host/cli/market_options.h"
-#include "host/cli/run_header.h"
-#include "host/cli/strategy_options.h"
-#include "host/cli/window_options.h"
+#include "host/app/account_choice.h"
+#include "host/app/backend_choice.h"
+#include "host/app/market_choice.h"
+#include "host/app/output_files.h"
+#include "host/app/run_header.h"
+#include "host/app/strategy_choice.h"
+#include "host/app/thread_count.h"
+#include "host/app/window_choice.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/report/ranked_rows.h"
 #include "host/report/results_writer.h"
@@ -29,7 +30,7 @@ namespace btforge {
 // `btforge sweep` and the Python package's btforge.sweep run the same
 // function: the request is what the command line (or the keyword arguments)
 // asked, checked by check_sweep_request with the command line's usage errors
-// (boost::program_options::error, named by option), and run_sweep does the
+// (UsageError, named by option: Note [Usage errors]), and run_sweep does the
 // loading, the sweep, the validation and the ranking. The front ends differ
 // only in what they do with the SweepRun: the command writes its files and
 // prints the table; Python makes DataFrames of it. So a DataFrame of
@@ -103,8 +104,8 @@ struct CheckedSweepRequest {
     RankOrder rank_order() const { return RankOrder{metric, request.min_trades}; }
 };
 
-// Every check of the options that needs no file: a usage error
-// (boost::program_options::error) named by the command line's option.
+// Every check of the options that needs no file: a UsageError
+// named by the command line's option.
 CheckedSweepRequest check_sweep_request(SweepRequest request);
 
 // What a run reports while it works. `stage` says which counter moves.
@@ -123,6 +124,10 @@ struct SweepHooks {
     SweepProgress* progress = nullptr;          // optional
     const std::atomic<bool>* cancel = nullptr;  // optional: stops the run (SweepRun::cancelled)
     bool progress_on_stderr = false;            // ProgressReporter lines (the command line)
+    // A line for the user that is neither a result nor an error: a GPU
+    // that cannot be used and the CPU that runs instead, the kernel a JIT
+    // built. The command line prints it on stderr. Empty: not said.
+    std::function<void(const std::string&)> notice;
     // A shard's run (Note [Shards]): called once the run is loaded and its
     // identity known, before the sweep; returning true ends run_sweep there
     // with SweepRun::resumed set (the shard is had already: Note [Resuming

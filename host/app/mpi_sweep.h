@@ -1,9 +1,13 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
-#include "host/cli/sweep_run.h"
+#include "host/app/shard_merge.h"
+#include "host/app/sweep_run.h"
 
 namespace btforge {
 
@@ -42,10 +46,30 @@ struct MpiSweepOptions {
     std::string checkpoint;     // --checkpoint DIR ("" none)
 };
 
-// Runs this process's part of an MPI sweep; rank 0 writes OUTPUT.* and
-// prints what `btforge sweep` prints. `device_chosen`: --device or --devices
-// was given (else Note [Ranks and their GPUs]). Returns the exit code of
-// this rank; rank 0 throws the errors main reports.
-int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSweepOptions& mpi, bool device_chosen);
+// What only the front end of an MPI sweep knows.
+struct MpiFrontEnd {
+    // Called once MPI is up on this rank: the command line installs its
+    // Ctrl-C handler there, after the MPI library's own.
+    std::function<void()> mpi_started;
+    const std::atomic<bool>* cancel = nullptr;  // stops the run (SweepHooks::cancel)
+    std::function<void(const std::string&)> notice;  // SweepHooks::notice, and the job's own lines
+    std::function<void(const std::string&)> header;  // rank 0's run header (SweepHooks::header)
+};
+
+struct MpiSweepResult {
+    // False on every rank but 0 (Note [Rank 0 speaks for the job]).
+    bool rank0 = false;
+    bool interrupted = false;  // rank 0: nothing written
+    std::unique_ptr<MergedSweep> merged;  // rank 0, not interrupted: what it wrote
+    std::uint64_t shards = 0;
+    std::uint64_t resumed = 0;  // shards taken from --checkpoint
+};
+
+// Runs this process's part of an MPI sweep; rank 0 merges and writes
+// OUTPUT.* (the front end prints what `btforge sweep` prints from `merged`).
+// `device_chosen`: --device or --devices was given (else Note [Ranks and
+// their GPUs]). Rank 0 throws the errors the front end reports.
+MpiSweepResult run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSweepOptions& mpi,
+                             bool device_chosen, const MpiFrontEnd& front);
 
 }  // namespace btforge

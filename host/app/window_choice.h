@@ -2,8 +2,6 @@
 
 #include <string>
 
-#include <boost/program_options.hpp>
-
 #include "host/data/market_window.h"
 
 namespace btforge {
@@ -15,10 +13,8 @@ struct WindowChoice {
     std::string to;
 };
 
-boost::program_options::options_description window_options(WindowChoice& choice);
-
 // The bars of `market` inside the chosen window. Throws
-// boost::program_options::error for a time that is not one of the forms of
+// UsageError for a time that is not one of the forms of
 // Note [Timestamp forms] (an integer is epoch time in the unit that makes it
 // a plausible date, Note [Epoch units]), and WindowError when the window
 // holds no bar.

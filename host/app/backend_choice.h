@@ -5,8 +5,6 @@
 #include <memory>
 #include <string>
 
-#include <boost/program_options.hpp>
-
 #include "host/engine/cpu_sweep.h"
 #include "host/validation/backtest_overfitting.h"
 
@@ -38,10 +36,6 @@ struct BackendChoice {
     int node_rank = -1;
 };
 
-// `allowed` lists the --backend values the command takes, e.g. "auto|cpu|emu|cuda".
-boost::program_options::options_description backend_options(BackendChoice& choice, const std::string& allowed,
-                                                             const std::string& default_name);
-
 // Note [Backend resolution]
 // "auto" is cuda when the CUDA driver loads, the device exists and this
 // binary carries a kernel for the strategy (or --kernels gives one), and cpu
@@ -70,7 +64,14 @@ struct ResolvedBackend {
     std::shared_ptr<cuda::ContextWarmUp> contexts;
 };
 
-ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& strategy, int threads);
+// What a backend says to the user that is neither a result nor an error
+// (SweepHooks::notice): auto falling back to the CPU, the kernel a JIT built.
+using BackendNotice = std::function<void(const std::string&)>;
+
+// Throws a UsageError for settings that exclude each other or an unknown
+// name; a backend asked for by name that cannot run is a std::runtime_error.
+ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& strategy, int threads,
+                                const BackendNotice& notice);
 
 // Note [CSCV of a merge]
 // `btforge merge` and rank 0 of `sweep --mpi` validate every shard's period

@@ -1,20 +1,20 @@
-#include "host/cli/sweep_run.h"
+#include "host/app/sweep_run.h"
 
 #include <algorithm>
 #include <charconv>
 
-#include "host/cli/command_line.h"
-#include "host/cli/run_identity.h"
-#include "host/cli/run_inputs.h"
+#include "host/app/output_files.h"
+#include "host/app/run_identity.h"
+#include "host/app/run_inputs.h"
+#include "host/app/thread_count.h"
+#include "host/app/usage_error.h"
 #include "host/data/timestamp_parse.h"
 #include "host/engine/account_config.h"
-#include "host/report/progress_reporter.h"
 #include "host/io/sha256.h"
+#include "host/report/progress_reporter.h"
 #include "host/spec/account_settings.h"
 
 namespace btforge {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -87,13 +87,13 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
     if (checked.metric == nullptr) {
         std::string known;
         for (const MetricColumn& m : metric_columns()) known += (known.empty() ? "" : ", ") + std::string(m.name);
-        throw po::error("unknown metric '" + r.rank_by + "' for --rank-by (one of: " + known + ", dsr)");
+        throw UsageError("unknown metric '" + r.rank_by + "' for --rank-by (one of: " + known + ", dsr)");
     }
     if (r.min_trades < 0) {
-        throw po::error("--min-trades must be 0 (no minimum) or more, got " + std::to_string(r.min_trades));
+        throw UsageError("--min-trades must be 0 (no minimum) or more, got " + std::to_string(r.min_trades));
     }
     if (r.top_n < 1 || r.top_n > static_cast<long long>(kMaxTopRows)) {
-        throw po::error("--top must be in 1.." + std::to_string(kMaxTopRows) + ", got " + std::to_string(r.top_n) +
+        throw UsageError("--top must be in 1.." + std::to_string(kMaxTopRows) + ", got " + std::to_string(r.top_n) +
                         (r.top_n > 0 ? " (--all-rows writes every row to the files)" : ""));
     }
     r.threads = resolve_threads(r.threads);
@@ -101,41 +101,41 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
     if (!r.walk_forward.empty()) {
         std::string why;
         checked.walk_forward_plan = parse_walk_forward(r.walk_forward, &why);
-        if (!checked.walk_forward_plan) throw po::error("--walk-forward: " + why);
+        if (!checked.walk_forward_plan) throw UsageError("--walk-forward: " + why);
         checked.walk_forward_metric = walk_forward_score(r.rank_by);
         if (!checked.walk_forward_metric) {
-            throw po::error("--walk-forward ranks each in-sample window by --rank-by computed from the period sums: "
+            throw UsageError("--walk-forward ranks each in-sample window by --rank-by computed from the period sums: "
                             "sharpe, sortino or total_return (got " + r.rank_by + ")");
         }
     }
     if (checked.rank_by_dsr) {
-        if (r.periods == 0) throw po::error("--rank-by dsr needs the period statistics: --periods must be 1..16, got 0");
-        if (r.all_rows) throw po::error("--rank-by dsr ranks the kept rows after the sweep; --all-rows cannot be ranked so");
+        if (r.periods == 0) throw UsageError("--rank-by dsr needs the period statistics: --periods must be 1..16, got 0");
+        if (r.all_rows) throw UsageError("--rank-by dsr ranks the kept rows after the sweep; --all-rows cannot be ranked so");
         if (static_cast<std::size_t>(r.top_n) > kMaxDeflatedTopRows) {
-            throw po::error("--rank-by dsr replays each kept row on the CPU: --top at most " +
+            throw UsageError("--rank-by dsr replays each kept row on the CPU: --top at most " +
                             std::to_string(kMaxDeflatedTopRows) + ", got " + std::to_string(r.top_n));
         }
     }
     if (r.periods < 0) r.periods = r.pbo || checked.walk_forward_plan || checked.rank_by_dsr ? kMaxPeriods : 0;
     if (r.periods > kMaxPeriods) {
-        throw po::error("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(r.periods));
+        throw UsageError("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(r.periods));
     }
     if (r.pbo && (r.periods < 2 || r.periods % 2 != 0)) {
-        throw po::error("--pbo splits the periods in halves: --periods must be even and at least 2, got " +
+        throw UsageError("--pbo splits the periods in halves: --periods must be even and at least 2, got " +
                         std::to_string(r.periods));
     }
     check_pbo_backend_name(r.pbo_backend);
     if (checked.walk_forward_plan && checked.walk_forward_plan->in_sample_periods >= r.periods) {
-        throw po::error("--walk-forward " + r.walk_forward + " needs more than " +
+        throw UsageError("--walk-forward " + r.walk_forward + " needs more than " +
                         std::to_string(checked.walk_forward_plan->in_sample_periods) + " periods (--periods " +
                         std::to_string(r.periods) + "): one at least must be out of sample");
     }
     if (!r.shard.empty()) {
         std::string why;
         checked.shard = parse_shard(r.shard, &why);
-        if (!checked.shard) throw po::error("--shard: " + why);
+        if (!checked.shard) throw UsageError("--shard: " + why);
         if (checked.rank_by_dsr) {
-            throw po::error("--rank-by dsr replays the kept rows on the market after the sweep; shards cannot be "
+            throw UsageError("--rank-by dsr replays the kept rows on the market after the sweep; shards cannot be "
                             "ranked so (rank shards by a metric)");
         }
     }
@@ -185,9 +185,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
 
     run->strategy = load_strategy(r.strategy);
     const StrategySpec& spec = run->strategy.spec;
-    ResolvedBackend backend = resolve_backend(r.backend, spec.name, threads);
+    ResolvedBackend backend = resolve_backend(r.backend, spec.name, threads, hooks.notice);
     if (r.pbo && r.pbo_backend == "cuda" && !backend.overfitting) {
-        throw po::error("--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: " +
+        throw UsageError("--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: " +
                         (backend.name != "cuda" ? "this sweep runs on " + backend.name
                                                 : std::string("this btforge was built without nvcc")));
     }
@@ -201,7 +201,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     run->window = choose_window(market, r.window);
     const MarketWindow& window = run->window;
     if (window.n_bars < periods) {
-        throw po::error("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
+        throw UsageError("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
                         std::to_string(window.n_bars));
     }
 

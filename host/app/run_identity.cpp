@@ -1,4 +1,4 @@
-#include "host/cli/run_identity.h"
+#include "host/app/run_identity.h"
 
 #include <algorithm>
 

@@ -1,7 +1,8 @@
-#include "host/cli/strategy_options.h"
+#include "host/app/strategy_choice.h"
 
 #include <stdexcept>
 
+#include "host/app/usage_error.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/engine/indicator_signatures.h"
 #include "host/json/checked_json.h"
@@ -9,25 +10,6 @@
 #include "spec/embedded_specs.h"
 
 namespace btforge {
-
-namespace po = boost::program_options;
-
-po::options_description strategy_options(StrategyChoice& c, bool with_grid) {
-    po::options_description options("Strategy");
-    options.add_options()
-        ("strategy", po::value(&c.strategy)->default_value(c.strategy), "strategy built into this binary")
-        ("spec", po::value(&c.spec_file)->value_name("JSON"), "strategy spec file (default: the embedded one)");
-    if (with_grid) {
-        options.add_options()
-            ("grid", po::value(&c.grid_file)->value_name("JSON"),
-             "grid file (default: the strategy's embedded quickstart grid, or the --param axes alone)")
-            ("param", po::value(&c.param_options)->composing()->value_name("NAME=VALUES"),
-             "a grid axis (repeatable): NAME=V, NAME=A,B,C, NAME=START:STOP:STEP (stop inclusive) or "
-             "NAME=log:START:STOP:NUM; replaces that parameter's axis of --grid; without --grid the other "
-             "parameters keep their defaults");
-    }
-    return options;
-}
 
 namespace {
 
@@ -89,7 +71,7 @@ Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_vi
         if (!c.grid_text.empty()) return parse_grid(c.grid_text, c.grid_text_origin, spec, c.param_options);
         if (!c.param_options.empty()) return grid_from_param_options(spec, c.param_options);
     } catch (const ParamOptionSyntaxError& e) {
-        throw po::error(e.what());
+        throw UsageError(e.what());
     }
     for (std::string_view kind : {purpose, std::string_view("quickstart")}) {
         std::string file = "grids/" + spec.name + "_" + std::string(kind) + ".json";
@@ -97,7 +79,7 @@ Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_vi
         // Note [Speed guard]: the large workload is the strategy's own grid or
         // none; another grid would be timed under its name.
         if (kind == "bench_large") {
-            throw po::error("--workload large: strategy '" + spec.name + "' has no spec/" + file +
+            throw UsageError("--workload large: strategy '" + spec.name + "' has no spec/" + file +
                             " (every strategy's speed guard workload, Note [Speed guard])");
         }
     }

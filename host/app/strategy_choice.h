@@ -3,8 +3,6 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
 #include "host/spec/combination_space.h"
 #include "host/spec/grid.h"
 #include "host/spec/strategy_spec.h"
@@ -27,9 +25,6 @@ struct StrategyChoice {
     std::vector<std::string> param_options;  // Note [Grid axes on the command line]
 };
 
-// With `with_grid`, also --grid and --param.
-boost::program_options::options_description strategy_options(StrategyChoice& choice, bool with_grid);
-
 // The options that select the same strategy and grid again, for a printed
 // command: " --strategy default --grid g.json --param sl_atr=1,2".
 std::string strategy_arguments(const StrategyChoice& choice);
@@ -44,7 +39,7 @@ LoadedStrategy load_strategy(const StrategyChoice& choice);
 // --grid (with the --param axes), else the --param axes alone, else the
 // embedded spec/grids/<strategy>_<purpose>.json, else the strategy's
 // quickstart grid, else the single combination of defaults. A --param text
-// that forms no grid value is a usage error (boost::program_options::error).
+// that forms no grid value is a usage error (UsageError).
 Grid load_grid(const StrategyChoice& choice, const StrategySpec& spec, std::string_view purpose = "quickstart");
 
 }  // namespace btforge

@@ -1,32 +1,13 @@
-#include "host/cli/account_options.h"
+#include "host/app/account_choice.h"
 
+#include "host/app/usage_error.h"
 #include "host/spec/number_format.h"
 
 namespace btforge {
 
-namespace po = boost::program_options;
-
-po::options_description account_options(AccountChoice& c) {
-    po::options_description options("Account (default: the grid's \"account\" block, else the spec's)");
-    for (std::size_t i = 0; i < kAccountSettings; ++i) {
-        const AccountSetting& setting = account_settings()[i];
-        const std::string name(setting.option);
-        const std::string help = std::string(setting.help) + "; " + std::string(setting.rule);
-        options.add_options()(name.c_str(),
-                              po::value<double>()
-                                  ->value_name(i == 0 ? "CASH" : "FRACTION")
-                                  ->notifier([&c, i](double value) { c.overrides.values[i] = value; }),
-                              help.c_str());
-    }
-    options.add_options()("margin-mode", po::value<std::string>(&c.margin_mode)->value_name("MODE"),
-                          "cross (one margin balance for the account) or isolated (each position its own); "
-                          "Note [Cross and isolated margin]");
-    return options;
-}
-
 MarginMode margin_mode_option(const std::string& given) {
     const std::optional<MarginMode> mode = parse_margin_mode(given);
-    if (!mode) throw po::error("--margin-mode must be cross or isolated, got '" + given + "'");
+    if (!mode) throw UsageError("--margin-mode must be cross or isolated, got '" + given + "'");
     return *mode;
 }
 

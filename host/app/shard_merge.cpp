@@ -1,15 +1,14 @@
-#include "host/cli/shard_merge.h"
+#include "host/app/shard_merge.h"
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <memory>
 #include <optional>
 
-#include "host/cli/command_line.h"
-#include "host/cli/interrupt.h"
-#include "host/cli/run_identity.h"
-#include "host/cli/run_inputs.h"
+#include "host/app/output_files.h"
+#include "host/app/run_identity.h"
+#include "host/app/run_inputs.h"
+#include "host/app/usage_error.h"
 
 namespace btforge {
 
@@ -27,36 +26,13 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.threads = threads;
     try {
         return check_sweep_request(request);
-    } catch (const boost::program_options::error& e) {
+    } catch (const UsageError& e) {
         // Options the shard's own run would have refused.
         throw std::runtime_error(shard.name + ": its identity's options are not a sweep's: " + e.what());
     }
 }
 
 namespace {
-
-// What one process would have: the rows ranked by the same total order
-// (Note [Deterministic ranking]), the validation over the union of the
-// period statistics, the summary. Not movable (the space refers to the spec
-// and the grid).
-struct MergedSweep {
-    MergedSweep() = default;
-    MergedSweep(const MergedSweep&) = delete;
-    MergedSweep& operator=(const MergedSweep&) = delete;
-
-    LoadedStrategy strategy;
-    std::optional<Grid> grid;
-    std::optional<CombinationSpace> space;
-    std::vector<ResultRow> ranked;
-    std::optional<SweepValidation> validation;
-    PeriodSpans spans;
-    double bars_per_year = 0.0;
-    RunSummary summary;
-    std::uint64_t shards = 0;
-    bool cancelled = false;  // the validation was interrupted (hooks.cancel)
-    double merge_seconds = 0.0;       // the rows ranked, the period statistics put together
-    double validation_seconds = 0.0;  // validate_rows
-};
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -68,6 +44,7 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
     const SweepRequest& request = checked.request;
     const ShardFile& head = shards.front().content;
     auto merged = std::make_unique<MergedSweep>();
+    merged->request = checked;
     merged->shards = shards.size();
     merged->strategy = load_strategy(request.strategy);
     const StrategySpec& spec = merged->strategy.spec;
@@ -137,39 +114,40 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
 
 }  // namespace
 
-int merge_and_write(std::vector<NamedShard> shards, const CheckedSweepRequest& request,
-                    const OverfittingBackend& cscv, const std::string& what, OutputTransaction& outputs,
-                    const std::string& output, const std::string& command) {
-    SweepHooks hooks;
-    hooks.cancel = &interrupt_requested();
-    hooks.progress_on_stderr = true;
-    const std::unique_ptr<MergedSweep> merged = merge_shards(shards, request, cscv, what, hooks);
-    if (merged->cancelled) {
-        std::cerr << command << ": interrupted while computing the probability of backtest overfitting; no result "
-                  << "file written\n";
-        return kExitInterrupted;
-    }
-    // Where a merge's time goes (issue 30: the merge is rank 0's share of an
-    // MPI run's time).
-    std::cerr << command << ": " << merged->shards << (merged->shards == 1 ? " shard's" : " shards'")
-              << " rows and period statistics merged in " << merged->merge_seconds << " s"
-              << (merged->validation ? ", validated in " + std::to_string(merged->validation_seconds) + " s" : "")
-              << "\n";
-    const StrategySpec& spec = merged->strategy.spec;
-    const CombinationSpace& space = *merged->space;
-    write_result_files(outputs, merged->summary, spec, space, RowsInMemory(merged->ranked), merged->validation,
-                       merged->spans, merged->bars_per_year);
+std::unique_ptr<MergedSweep> merge_and_write(std::vector<NamedShard> shards, const CheckedSweepRequest& request,
+                                             const OverfittingBackend& cscv, const std::string& what,
+                                             OutputTransaction& outputs, const SweepHooks& hooks) {
+    std::unique_ptr<MergedSweep> merged = merge_shards(shards, request, cscv, what, hooks);
+    if (merged->cancelled) return merged;
+    write_result_files(outputs, merged->summary, merged->strategy.spec, *merged->space, RowsInMemory(merged->ranked),
+                       merged->validation, merged->spans, merged->bars_per_year);
     outputs.commit();  // Note [Outputs committed together]
-    std::cout << format_ranked_table(spec, space, merged->ranked, request.rank_order(),
-                                     static_cast<std::size_t>(request.request.top_n));
-    std::cout << "\n" << merged->summary.backend << ": " << merged->summary.combinations << " combinations, "
-              << merged->summary.cells << " cells in " << merged->summary.seconds << " s of the shards' sweeps\n";
-    if (merged->validation) {
-        std::cout << format_validation(*merged->validation, spec, space, merged->spans, merged->bars_per_year);
+    return merged;
+}
+
+std::unique_ptr<MergedSweep> run_merge(const MergeRequest& r, const SweepHooks& hooks) {
+    if (r.files.empty()) throw UsageError("give the shard files (OUTPUT.shard of each btforge sweep --shard i/N)");
+    if (r.output.empty() || r.output.back() == '/') {
+        throw UsageError("--output '" + r.output + "': expected a file name without extension");
     }
-    std::cout << describe_result_files(output, request, merged->ranked.size());
-    if (merged->summary.synthetic_market) std::cout << kSyntheticMarketNote << "\n";  // Note [Synthetic market said plainly]
-    return kExitOk;
+    check_pbo_backend_name(r.pbo_backend);
+    std::vector<NamedShard> loaded;
+    for (const std::string& file : r.files) loaded.push_back({file, read_shard_file(file)});
+    std::vector<NamedShard> shards = check_shards(std::move(loaded));
+    const CheckedSweepRequest checked = request_of_shards(shards.front(), r.threads);
+    OverfittingBackend cscv;
+    if (checked.request.pbo) {
+        cscv = resolve_overfitting_backend(r.pbo_backend, r.gpu);
+        if (!cscv.fallback.empty() && hooks.notice) {
+            hooks.notice("no usable GPU for the CSCV (" + cscv.fallback + "); it runs on " +
+                         thread_count_text(checked.request.threads));
+        }
+    }
+    std::vector<NamedFile> inputs;
+    for (const std::string& file : r.files) inputs.push_back({"SHARD", file});
+    OutputTransaction outputs = open_outputs(result_files(r.output, checked), inputs, hooks.cancel);
+    const std::string what = std::to_string(shards.size()) + " shards merged";
+    return merge_and_write(std::move(shards), checked, cscv, what, outputs, hooks);
 }
 
 }  // namespace btforge

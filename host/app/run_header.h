@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "host/cli/market_options.h"
+#include "host/app/market_choice.h"
 #include "host/data/market_window.h"
 #include "host/report/results_writer.h"
 #include "host/spec/strategy_spec.h"

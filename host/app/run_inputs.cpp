@@ -1,4 +1,4 @@
-#include "host/cli/run_inputs.h"
+#include "host/app/run_inputs.h"
 
 #include <filesystem>
 #include <functional>

@@ -2,8 +2,6 @@
 
 #include <string>
 
-#include <boost/program_options.hpp>
-
 #include "host/spec/account_settings.h"
 #include "host/spec/grid.h"
 #include "host/spec/strategy_spec.h"
@@ -17,15 +15,13 @@ struct AccountChoice {
     std::string margin_mode;     // --margin-mode as given ("" when not); checked by resolve_account
 };
 
-boost::program_options::options_description account_options(AccountChoice& choice);
-
 // The spec's account, overridden by the grid's "account" block (when `grid`
 // is given), overridden by the command line. Throws SpecError naming the
 // option whose value breaks its setting's rule ("--taker-fee: expected a
 // fraction of notional in [0, 0.1), got 0.5").
 AccountSpec resolve_account(const AccountChoice& choice, const StrategySpec& spec, const Grid* grid);
 
-// --margin-mode's text as a MarginMode; a usage error (po::error) for any
+// --margin-mode's text as a MarginMode; a UsageError for any
 // other word than cross or isolated.
 MarginMode margin_mode_option(const std::string& given);
 

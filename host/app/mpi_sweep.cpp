@@ -1,20 +1,20 @@
-#include "host/cli/mpi_sweep.h"
+#include "host/app/mpi_sweep.h"
 
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
+#include <sstream>
 #include <set>
 #include <thread>
 
-#include "host/cli/interrupt.h"
-#include "host/cli/shard_merge.h"
+#include "host/app/output_files.h"
+#include "host/app/shard_merge.h"
+#include "host/app/thread_count.h"
+#include "host/app/usage_error.h"
 #include "host/io/atomic_file.h"
 #include "host/mpi/mpi_communicator.h"
 
 namespace btforge {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -96,7 +96,7 @@ RankReport failure_report(const std::string& host, const std::exception_ptr& fai
     report.status = RankReport::kFailed;
     try {
         std::rethrow_exception(failure);
-    } catch (const po::error& e) {
+    } catch (const UsageError& e) {
         report.status = RankReport::kUsage;
         report.message = e.what();
     } catch (const OutputCancelled& e) {
@@ -130,11 +130,11 @@ std::vector<RankReport> exchange_reports(const MpiCommunicator& world, RankRepor
     return reports;
 }
 
-// Rank 0, when some report is not kOk: throws the error main reports (rank
-// 0's own exception when it has one, the other ranks' messages on stderr
-// first), or returns the interrupted exit code.
-int settle_failures(const std::vector<RankReport>& reports, const std::exception_ptr& own, const std::string& when,
-                    const MpiSweepOptions& mpi) {
+// Rank 0, when some report is not kOk: throws the error the front end
+// reports (rank 0's own exception when it has one, the other ranks'
+// messages said first), or returns the interrupted result.
+MpiSweepResult settle_failures(const std::vector<RankReport>& reports, const std::exception_ptr& own,
+                               const std::string& when, const MpiSweepOptions& mpi, const MpiFrontEnd& front) {
     std::string failures;
     bool interrupted = false;
     for (std::size_t rank = 0; rank < reports.size(); ++rank) {
@@ -153,14 +153,15 @@ int settle_failures(const std::vector<RankReport>& reports, const std::exception
                                    : "; the shards completed are in " + mpi.checkpoint +
                                          ": the same command resumes from them (Note [Resuming an MPI run])";
     if (own) {
-        if (!failures.empty()) std::cerr << "btforge sweep --mpi: " << failures << "\n";
+        if (!failures.empty() && front.notice) front.notice(failures);
         std::rethrow_exception(own);
     }
     if (!failures.empty()) throw std::runtime_error(failures + "; no result file written" + resume);
-    if (interrupted) {
-        std::cerr << "btforge sweep --mpi: interrupted " << when << "; no result file written" << resume << "\n";
-    }
-    return kExitInterrupted;
+    MpiSweepResult result;
+    result.rank0 = true;
+    result.interrupted = true;
+    if (interrupted && front.notice) front.notice("interrupted " + when + "; no result file written" + resume);
+    return result;
 }
 
 std::filesystem::path checkpoint_file(const std::string& directory, std::uint64_t index, std::uint64_t count) {
@@ -193,15 +194,19 @@ bool take_checkpoint(const std::filesystem::path& file, const SweepRun& run, std
 
 }  // namespace
 
-int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSweepOptions& mpi, bool device_chosen) {
+MpiSweepResult run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSweepOptions& mpi,
+                             bool device_chosen, const MpiFrontEnd& front) {
+    const auto say = [&front](const std::string& line) {
+        if (front.notice) front.notice(line);
+    };
     if (!request.shard.empty()) {
-        throw po::error("--mpi cuts the run into shards itself; --shard is for runs without MPI (Note [Shards])");
+        throw UsageError("--mpi cuts the run into shards itself; --shard is for runs without MPI (Note [Shards])");
     }
     // Until MPI is up every rank speaks for itself.
     const std::unique_ptr<MpiCommunicator> world = MpiCommunicator::open();
     const int rank = world->rank();
     const int ranks = world->size();
-    install_interrupt_handler();
+    if (front.mpi_started) front.mpi_started();
 
     // The set-up, checked by every rank before any work (Note [Sweeps over MPI]).
     CheckedSweepRequest checked;
@@ -217,44 +222,44 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
             const int share = static_cast<int>(std::max(1u, hardware / static_cast<unsigned>(world->node_size())));
             request.threads = std::min(share, usable_cpu_count());
             if (rank == 0 && request.threads < share) {
-                std::cerr << "btforge sweep --mpi: rank 0 may run on " << request.threads << " of the node's "
-                          << hardware << " CPUs (its CPU affinity: mpirun binds each rank to a core when it starts "
-                          << "two or fewer), so its CPU work runs on " << thread_count_text(request.threads)
-                          << "; `mpirun --bind-to none` or `--map-by slot:PE=" << share << "` gives each rank "
-                          << share << "\n";
+                say("rank 0 may run on " + std::to_string(request.threads) + " of the node's " +
+                    std::to_string(hardware) + " CPUs (its CPU affinity: mpirun binds each rank to a core when it " +
+                    "starts two or fewer), so its CPU work runs on " + thread_count_text(request.threads) +
+                    "; `mpirun --bind-to none` or `--map-by slot:PE=" + std::to_string(share) + "` gives each rank " +
+                    std::to_string(share));
             }
         }
         if (!device_chosen) request.backend.node_rank = world->node_rank();  // Note [Ranks and their GPUs]
         shards = mpi.shards != 0 ? mpi.shards : static_cast<std::uint64_t>(ranks);
         if (shards > kMaxShards) {
-            throw po::error("--mpi-shards " + std::to_string(shards) + ": at most " + std::to_string(kMaxShards) +
+            throw UsageError("--mpi-shards " + std::to_string(shards) + ": at most " + std::to_string(kMaxShards) +
                             " shards (rank 0 holds every shard; Note [Shards])");
         }
         if (shards < static_cast<std::uint64_t>(ranks)) {
-            throw po::error("--mpi-shards " + std::to_string(shards) + " is fewer than the " + std::to_string(ranks) +
+            throw UsageError("--mpi-shards " + std::to_string(shards) + " is fewer than the " + std::to_string(ranks) +
                             " ranks: every rank takes one shard at least");
         }
         request.shard = "0/" + std::to_string(shards);  // the shard options' checks
         checked = check_sweep_request(std::move(request));
         if (rank == 0) {
             if (output.empty() || output.back() == '/') {
-                throw po::error("--output '" + output + "': expected a file name without extension (results go to " +
+                throw UsageError("--output '" + output + "': expected a file name without extension (results go to " +
                                 "OUTPUT.csv and OUTPUT.json)");
             }
             // Note [Outputs checked before work]; opened again for the merge,
             // so no temporary waits through the run.
-            open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
+            open_outputs(result_files(output, checked), input_files(checked.request), front.cancel);
             if (checked.request.pbo) {
                 cscv = resolve_overfitting_backend(checked.request.pbo_backend, checked.request.backend);
                 // With --backend auto the sweep itself says when there is no GPU.
                 if (!cscv.fallback.empty() && checked.request.backend.name == "cuda") {
-                    std::cerr << "btforge sweep --mpi: no usable GPU for rank 0's CSCV (" << cscv.fallback
-                              << "); it runs on " << thread_count_text(checked.request.threads) << "\n";
+                    say("no usable GPU for rank 0's CSCV (" + cscv.fallback + "); it runs on " +
+                        thread_count_text(checked.request.threads));
                 }
             }
-            std::cerr << "btforge sweep --mpi: " << ranks << (ranks == 1 ? " rank" : " ranks") << " ("
-                      << world->library() << "), " << shards << " shards, rank r runs shards r, r + " << ranks
-                      << ", ...; the progress shown is rank 0's\n";
+            say(std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") + " (" + world->library() + "), " +
+                std::to_string(shards) + " shards, rank r runs shards r, r + " + std::to_string(ranks) +
+                ", ...; the progress shown is rank 0's");
         }
         if (!mpi.checkpoint.empty()) std::filesystem::create_directories(mpi.checkpoint);
         // Loaded once for all of the rank's shards.
@@ -267,8 +272,8 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
         mine.host = world->host();
         if (own) mine = failure_report(world->host(), own);
         const std::vector<RankReport> reports = exchange_reports(*world, mine);
-        if (rank != 0) return kExitOk;  // Note [Rank 0 speaks for the job]
-        return settle_failures(reports, own, "while setting up", mpi);
+        if (rank != 0) return MpiSweepResult{};  // Note [Rank 0 speaks for the job]
+        return settle_failures(reports, own, "while setting up", mpi, front);
     }
 
     // The work: this rank's shards, each from a checkpoint or run.
@@ -280,9 +285,10 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
             part.shard = ShardRange{i, shards};
             part.request.shard = std::to_string(i) + "/" + std::to_string(shards);
             SweepHooks hooks;
-            hooks.cancel = &interrupt_requested();
+            hooks.cancel = front.cancel;
             hooks.progress_on_stderr = rank == 0;
-            if (rank == 0 && i == 0) hooks.header = [](const std::string& header) { std::cerr << header; };
+            hooks.notice = front.notice;
+            if (rank == 0 && i == 0) hooks.header = front.header;
             const std::filesystem::path file =
                 mpi.checkpoint.empty() ? std::filesystem::path() : checkpoint_file(mpi.checkpoint, i, shards);
             std::optional<ShardFile> resumed;
@@ -307,7 +313,7 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
             ShardFile shard = make_shard_file(*run, part);
             run.reset();
             if (!mpi.checkpoint.empty()) {
-                OutputTransaction checkpoint = open_outputs({{"--checkpoint", file}}, {}, &interrupt_requested());
+                OutputTransaction checkpoint = open_outputs({{"--checkpoint", file}}, {}, front.cancel);
                 write_shard_file(checkpoint.stream(0), shard);
                 checkpoint.commit();
             }
@@ -325,10 +331,10 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
     }
     const auto waiting_started = std::chrono::steady_clock::now();
     std::vector<RankReport> reports = exchange_reports(*world, std::move(work));
-    if (rank != 0) return kExitOk;  // Note [Rank 0 speaks for the job]
+    if (rank != 0) return MpiSweepResult{};  // Note [Rank 0 speaks for the job]
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting_started).count();
     for (const RankReport& report : reports) {
-        if (report.status != RankReport::kOk) return settle_failures(reports, own, "during the sweep", mpi);
+        if (report.status != RankReport::kOk) return settle_failures(reports, own, "during the sweep", mpi, front);
     }
 
     // Rank 0: the merge, as btforge merge does it.
@@ -346,22 +352,25 @@ int run_mpi_sweep(SweepRequest request, const std::string& output, const MpiSwee
         }
     }
     std::vector<NamedShard> checked_shards = check_shards(std::move(named));
-    std::cerr << "btforge sweep --mpi: rank 0 waited " << waited << " s for the other ranks' reports and shards, "
-              << "read and checked every shard in "
-              << std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting_started).count() - waited
-              << " s\n";
-    OutputTransaction outputs =
-        open_outputs(result_files(output, checked), input_files(checked.request), &interrupt_requested());
+    std::ostringstream timing;  // the default formatting of a double, as the stream said it before
+    timing << "rank 0 waited " << waited << " s for the other ranks' reports and shards, read and checked every "
+           << "shard in " << std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting_started).count() - waited
+           << " s";
+    say(timing.str());
+    OutputTransaction outputs = open_outputs(result_files(output, checked), input_files(checked.request), front.cancel);
     const std::string what = "mpi: " + std::to_string(ranks) + (ranks == 1 ? " rank on " : " ranks on ") +
                              std::to_string(hosts.size()) + (hosts.size() == 1 ? " host, " : " hosts, ") +
                              std::to_string(shards) + (shards == 1 ? " shard merged" : " shards merged");
-    const int code = merge_and_write(std::move(checked_shards), checked, cscv, what, outputs, output, "btforge sweep --mpi");
-    if (code != kExitOk) return code;
-    if (resumed != 0) {
-        std::cout << "resumed " << resumed << " of " << shards << " shards from " << mpi.checkpoint
-                  << " (Note [Resuming an MPI run])\n";
-    }
-    return kExitOk;
+    SweepHooks hooks;
+    hooks.cancel = front.cancel;
+    hooks.progress_on_stderr = true;
+    MpiSweepResult result;
+    result.rank0 = true;
+    result.shards = shards;
+    result.resumed = resumed;
+    result.merged = merge_and_write(std::move(checked_shards), checked, cscv, what, outputs, hooks);
+    result.interrupted = result.merged->cancelled;
+    return result;
 }
 
 }  // namespace btforge

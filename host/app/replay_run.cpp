@@ -1,10 +1,9 @@
-#include "host/cli/replay_run.h"
+#include "host/app/replay_run.h"
 
 #include <stdexcept>
 
-#include <boost/program_options/errors.hpp>
-
-#include "host/cli/run_identity.h"
+#include "host/app/run_identity.h"
+#include "host/app/usage_error.h"
 #include "host/engine/account_config.h"
 #include "host/spec/assignments.h"
 
@@ -56,7 +55,7 @@ std::string identity_refusal(const std::string& key, const std::string& origin) 
 
 void check_replay_parameters(bool by_combination, const StrategyChoice& strategy) {
     if (!by_combination && !strategy.param_options.empty()) {
-        throw boost::program_options::error("--param gives the grid of --combination; with --set give each value with --set");
+        throw UsageError("--param gives the grid of --combination; with --set give each value with --set");
     }
 }
 

@@ -1,75 +1,25 @@
-#include "host/cli/backend_choice.h"
+#include "host/app/backend_choice.h"
 
 #include <algorithm>
-#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
+#include "host/app/usage_error.h"
 #include "host/backends/emu/emu_backend.h"
 #include "host/backends/emu/emu_indicators.h"
 #include "host/backends/kernel_variant.h"
+#include "host/cuda/backtest_overfitting_device.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
-#include "host/cuda/backtest_overfitting_device.h"
 #include "host/cuda/cuda_devices.h"
-#include "host/cuda/device_indicators.h"
 #include "host/cuda/cuda_driver.h"
+#include "host/cuda/device_indicators.h"
 #include "host/cuda/jit_compile.h"
 #include "host/cuda/jit_source.h"
 #include "host/cuda/kernel_image.h"
 #include "host/strategies/strategy_binding.h"
 
 namespace btforge {
-
-namespace po = boost::program_options;
-
-namespace {
-
-// "emu|cuda: emu = ...; cuda = ..." for exactly the backends a command takes.
-std::string backend_help(const std::string& allowed) {
-    const std::pair<const char*, const char*> meanings[] = {
-        {"cpu", "the reference on all cores"},
-        {"emu", "the generated kernels compiled for the host"},
-        {"cuda", "the generated kernels on the GPU"},
-        {"auto", "cuda when usable, else cpu"},
-    };
-    std::string help = allowed + ":";
-    const std::string listed = "|" + allowed + "|";
-    std::string separator = " ";
-    for (const auto& [name, meaning] : meanings) {
-        if (listed.find("|" + std::string(name) + "|") == std::string::npos) continue;
-        help += separator + name + " = " + meaning;
-        separator = "; ";
-    }
-    return help;
-}
-
-}  // namespace
-
-po::options_description backend_options(BackendChoice& c, const std::string& allowed, const std::string& default_name) {
-    c.name = default_name;
-    po::options_description options("Backend");
-    options.add_options()
-        ("backend", po::value(&c.name)->default_value(default_name), backend_help(allowed).c_str())
-        ("device", po::value(&c.device)->default_value(0), "GPU ordinal for cuda (see btforge devices)")
-        ("devices", po::value(&c.devices)->value_name("all|0,1,..."),
-         "split the sweep over several GPUs (Note [Several GPUs]); replaces --device")
-        ("kernels", po::value(&c.kernels_file)->value_name("FILE"),
-         "load this PTX/cubin/fatbin instead of the kernels embedded in the binary")
-        ("jit", po::bool_switch(&c.jit),
-         "cuda: compile the kernel with NVRTC for this exact GPU, folding single-valued parameters into constants; "
-         "kept in a disk cache")
-        ("jit-cache", po::value(&c.jit_cache)->value_name("DIR"),
-         "cache directory for --jit (default $BTFORGE_CACHE_DIR, else $XDG_CACHE_HOME/btforge/jit, else "
-         "~/.cache/btforge/jit)")
-        ("max-chunk", po::value(&c.max_chunk)->value_name("N")->default_value(c.max_chunk),
-         "cuda: combinations per launch at most (progress and cancellation are per launch; less device memory)")
-        ("kernel-variant", po::value(&c.kernel_variant)->value_name("NAME")->default_value(c.kernel_variant),
-         ("emu and cuda: the generated kernels built for how many symbols, " + list_kernel_variants() +
-          "; auto takes the smallest that holds the market")
-             .c_str());
-    return options;
-}
 
 std::string thread_count_text(int threads) {
     return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
@@ -97,9 +47,9 @@ std::vector<int> chosen_devices(const BackendChoice& c, int available) {
             } catch (const std::exception&) {
                 used = 0;
             }
-            if (used == 0 || used != item.size()) throw po::error("--devices " + c.devices + ": '" + item + "' is not a GPU ordinal");
+            if (used == 0 || used != item.size()) throw UsageError("--devices " + c.devices + ": '" + item + "' is not a GPU ordinal");
             if (std::find(chosen.begin(), chosen.end(), d) != chosen.end()) {
-                throw po::error("--devices " + c.devices + " names GPU " + item + " twice");
+                throw UsageError("--devices " + c.devices + " names GPU " + item + " twice");
             }
             chosen.push_back(d);
         }
@@ -148,26 +98,27 @@ overfitting_on_device(std::shared_ptr<cuda::CudaDriver> driver, int device) {
 
 }  // namespace
 
-ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strategy, int threads) {
+ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strategy, int threads,
+                                const BackendNotice& notice) {
     ResolvedBackend r;
     std::string name = c.name;
     std::shared_ptr<const cuda::NvrtcLibrary> nvrtc;
     if (c.jit) {
         if (name != "cuda" && name != "auto") {
-            throw po::error("--jit compiles GPU kernels: it needs --backend cuda, not --backend " + name);
+            throw UsageError("--jit compiles GPU kernels: it needs --backend cuda, not --backend " + name);
         }
-        if (!c.kernels_file.empty()) throw po::error("--jit and --kernels exclude each other");
+        if (!c.kernels_file.empty()) throw UsageError("--jit and --kernels exclude each other");
         std::string why_not;
         nvrtc = cuda::NvrtcLibrary::open(&why_not);
         if (nvrtc == nullptr) throw std::runtime_error(why_not);
     } else if (!c.jit_cache.empty()) {
-        throw po::error("--jit-cache is only used with --jit");
+        throw UsageError("--jit-cache is only used with --jit");
     }
-    if (c.max_chunk == 0) throw po::error("--max-chunk must be at least 1");
+    if (c.max_chunk == 0) throw UsageError("--max-chunk must be at least 1");
     try {
         check_kernel_variant_name(c.kernel_variant);
     } catch (const std::invalid_argument& e) {
-        throw po::error(e.what());
+        throw UsageError(e.what());
     }
     if (name == "auto" || name == "cuda") {
         std::string why = cuda_unavailable_reason(c, strategy, r.driver);
@@ -175,7 +126,7 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
             if (name == "cuda" || c.jit) {
                 throw std::runtime_error("--" + std::string(c.jit ? "jit" : "backend cuda") + " cannot run: " + why);
             }
-            std::cerr << "btforge: no usable GPU (" << why << "); running on the CPU\n";
+            if (notice) notice("no usable GPU (" + why + "); running on the CPU");
             name = "cpu";
             r.driver.reset();
         } else {
@@ -235,7 +186,7 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         }
         if (!cuda::embedded_backtest_overfitting_image().empty()) r.overfitting = overfitting_on_device(driver, first_device);
         std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
-        r.run = [driver, stats, options, devices, contexts](const SweepJob& job, const SweepOptions& sweep) {
+        r.run = [driver, stats, options, devices, contexts, notice](const SweepJob& job, const SweepOptions& sweep) {
             // What is left of the contexts' creation belongs to this sweep's time.
             const double waited = contexts->wait();
             std::vector<cuda::CudaSweepStats> per_device;
@@ -267,23 +218,22 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
             }
             // The description is fixed before the run; what the JIT did is
             // known only after it (Note [Backend resolution]).
-            if (stats->jit) {
-                std::cerr << "btforge: kernel " << stats->kernel_source
-                          << (stats->jit_cache_file.empty() ? std::string(", no cache directory")
-                                                            : " (" + stats->jit_cache_file + ")")
-                          << "\n";
+            if (stats->jit && notice) {
+                notice("kernel " + stats->kernel_source +
+                       (stats->jit_cache_file.empty() ? std::string(", no cache directory")
+                                                      : " (" + stats->jit_cache_file + ")"));
             }
             return outcome;
         };
     } else {
-        throw po::error("unknown backend '" + c.name + "' for --backend");
+        throw UsageError("unknown backend '" + c.name + "' for --backend");
     }
     return r;
 }
 
 void check_pbo_backend_name(const std::string& pbo_backend) {
     if (pbo_backend != "auto" && pbo_backend != "cpu" && pbo_backend != "cuda") {
-        throw po::error("--pbo-backend must be auto, cpu or cuda, got '" + pbo_backend + "'");
+        throw UsageError("--pbo-backend must be auto, cpu or cuda, got '" + pbo_backend + "'");
     }
 }
 

@@ -1,6 +1,6 @@
-#include "host/cli/run_header.h"
+#include "host/app/run_header.h"
 
-#include "host/cli/account_options.h"
+#include "host/app/account_choice.h"
 #include "host/data/timestamp_parse.h"
 #include "host/spec/number_format.h"
 

@@ -4,8 +4,6 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
 #include "host/data/market.h"
 
 namespace btforge {
@@ -30,8 +28,6 @@ struct MarketChoice {
     int synthetic_bars = 17520;
     int synthetic_bar_minutes = 60;
 };
-
-boost::program_options::options_description market_options(MarketChoice& choice);
 
 struct LoadedMarket {
     Market market;
@@ -67,7 +63,7 @@ struct LoadedMarket {
 std::string describe_instruments(const LoadedMarket& market, std::size_t max_symbols);
 
 // Throws DataError with the file, line and rule for bad data, and
-// boost::program_options::error for option values outside their range
+// UsageError for option values outside their range
 // (Note [Market value limits]).
 LoadedMarket load_market(const MarketChoice& choice);
 

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "host/cli/account_options.h"
-#include "host/cli/market_options.h"
-#include "host/cli/run_header.h"
-#include "host/cli/strategy_options.h"
-#include "host/cli/window_options.h"
+#include "host/app/account_choice.h"
+#include "host/app/market_choice.h"
+#include "host/app/run_header.h"
+#include "host/app/strategy_choice.h"
+#include "host/app/window_choice.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/report/round_trips.h"
 
@@ -75,8 +75,8 @@ struct ReplayRun {
 };
 
 // The usage rule of --param in a replay: it gives the axes of the grid that
-// --combination indexes, so it cannot go with --set (a usage error,
-// boost::program_options::error). The command line checks it before any
+// --combination indexes, so it cannot go with --set (a UsageError).
+// The command line checks it before any
 // work; run_replay again for other callers.
 void check_replay_parameters(bool by_combination, const StrategyChoice& strategy);
 

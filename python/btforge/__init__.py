@@ -10,6 +10,17 @@ engine, with out-of-sample evidence, as DataFrames and pictures.
     result.report("report.html")                           # one self-contained HTML file
 """
 
+# Note [Python modules one way]
+# The package's modules import each other one way, never in a circle, in
+# this order: errors, _csv, _options, _progress, market, indicators, plots,
+# replay, _report_page, sweep, report (python/tests/test_module_graph.py
+# checks it, imports inside functions included). A module lower in the list
+# takes a higher one's objects as arguments, read by their attributes, and
+# names their types in annotations only: btforge.plots draws a SweepResult
+# without importing btforge.sweep, and the report's page (_report_page)
+# is written without it, so SweepResult.report and `python -m
+# btforge.report` share it.
+
 from . import errors, plots
 from ._core import strategies, version as __version__
 from .errors import BtforgeError, Cancelled, DataError, SpecError, UsageError

@@ -11,7 +11,7 @@ import datetime as _dt
 import json
 import math
 import os
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 GridLike = Union[None, str, "os.PathLike[str]", Mapping[str, Any]]
 TimeLike = Union[None, str, int, _dt.datetime, _dt.date, Any]
@@ -49,6 +49,18 @@ def _axis(value: Any) -> Any:
     if isinstance(value, range):
         return {"values": list(value)}
     return {"values": [value]}
+
+
+def strategy_options(strategy: str, spec: Optional[str], grid: GridLike,
+                     params: Optional[Sequence[str]]) -> Dict[str, Any]:
+    """--strategy, --spec, --grid and --param as one option dict."""
+    options: Dict[str, Any] = {"strategy": strategy}
+    if spec is not None:
+        options["spec"] = os.fspath(spec)
+    options.update(grid_options(strategy, grid))
+    if params:
+        options["param"] = list(params)
+    return options
 
 
 def grid_options(strategy: str, grid: GridLike) -> Dict[str, Any]:

@@ -287,3 +287,20 @@ def _located(error: DataError, long: pd.DataFrame, labels: pd.Index) -> DataErro
     message = re.sub(r"^<DataFrame>:\d+(:\d+)?", where, str(error))
     return DataError(message, file=error.file, line=error.line, column=error.column, rule=error.rule,
                      detail=error.detail, row=row, index=label)
+
+
+MarketLike = Union[None, Market, str, "os.PathLike[str]", pd.DataFrame]
+
+
+def as_market(market: MarketLike) -> Market:
+    """The market a run's ``market`` argument names: the synthetic one for
+    None, a CSV path through Market.from_csv, a frame through from_pandas."""
+    if market is None:
+        return Market.synthetic()
+    if isinstance(market, Market):
+        return market
+    if isinstance(market, (str, os.PathLike)):
+        return Market.from_csv(market)
+    if isinstance(market, pd.DataFrame):
+        return Market.from_pandas(market)
+    raise TypeError(f"market must be a btforge.Market, a CSV path or a DataFrame, got {type(market).__name__}")

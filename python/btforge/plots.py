@@ -3,16 +3,16 @@ notebook; ``fig.write_html`` or the report to keep them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-if TYPE_CHECKING:
-    from .replay import Replay
-    from .sweep import SweepResult
+# Note [Python modules one way]: "SweepResult" and "Replay" below are
+# annotations only; this module is imported by btforge.sweep and
+# btforge.replay and imports neither.
 
 _AGGREGATES = ("max", "mean", "median", "min", "count")
 

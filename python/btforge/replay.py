@@ -10,8 +10,8 @@ import pandas as pd
 
 from . import _core
 from ._csv import read_csv
-from ._options import GridLike, TimeLike, run_options
-from .market import Market
+from ._options import GridLike, TimeLike, run_options, strategy_options
+from .market import Market, as_market
 
 
 @dataclass
@@ -96,12 +96,10 @@ def replay(
     """One combination on the CPU reference, as ``btforge replay`` runs it:
     ``combination`` (an id of ``grid``, whose account block applies) or
     ``values`` (``{"sl_atr": 2.5}``; the rest keep their defaults)."""
-    from .sweep import _market, _strategy_options
-
     if (combination is None) == (values is None):
         raise ValueError("give exactly one of combination and values")
-    chosen = _market(market)
-    options = _strategy_options(strategy, spec, grid, params)
+    chosen = as_market(market)
+    options = strategy_options(strategy, spec, grid, params)
     options.update(run_options(start, end, locals()))
     if combination is not None:
         options["combination"] = int(combination)

@@ -13,35 +13,11 @@ import pandas as pd
 
 from . import _core
 from ._csv import read_csv
-from ._options import GridLike, TimeLike, grid_options, run_options
+from ._options import GridLike, TimeLike, run_options, strategy_options
 from ._progress import Progress
 from .errors import Cancelled
-from .market import Market
-
-MarketLike = Union[None, Market, str, "os.PathLike[str]"]
-
-
-def _market(market: MarketLike) -> Market:
-    if market is None:
-        return Market.synthetic()
-    if isinstance(market, Market):
-        return market
-    if isinstance(market, (str, os.PathLike)):
-        return Market.from_csv(market)
-    if isinstance(market, pd.DataFrame):
-        return Market.from_pandas(market)
-    raise TypeError(f"market must be a btforge.Market, a CSV path or a DataFrame, got {type(market).__name__}")
-
-
-def _strategy_options(strategy: str, spec: Optional[str], grid: GridLike, params: Optional[Sequence[str]]) -> Dict[str, Any]:
-    options: Dict[str, Any] = {"strategy": strategy}
-    if spec is not None:
-        options["spec"] = os.fspath(spec)
-    options.update(grid_options(strategy, grid))
-    if params:
-        options["param"] = list(params)
-    return options
-
+from .market import Market, MarketLike, as_market
+from .replay import Replay, _replay
 
 @dataclass
 class SweepResult:
@@ -99,8 +75,6 @@ class SweepResult:
     def replay(self, rank: int = 1, *, combination: Optional[int] = None, round_trips: bool = True) -> "Replay":
         """The row of ``rank`` (or ``combination``) replayed on the CPU
         reference: fills, round trips, equity; its metrics are the row's."""
-        from .replay import _replay
-
         if combination is None:
             combination = int(self.table["combination_id"].iloc[rank - 1])
         options = dict(self._options)
@@ -131,9 +105,9 @@ class SweepResult:
 
     def report(self, path: Union[str, "os.PathLike[str]"], **kw: Any) -> str:
         """Writes the self-contained HTML report (btforge.report) and returns its path."""
-        from . import report
+        from ._report_page import write_report
 
-        return report.write_report(self, path, **kw)
+        return write_report(self, path, **kw)
 
     def _repr_html_(self) -> str:
         head = (f"<p><b>{self.summary['strategy']}</b>: {self.summary['combinations']} combinations on "
@@ -198,8 +172,8 @@ def sweep(
     import time
 
     began = time.perf_counter()
-    chosen = _market(market)
-    shared = _strategy_options(strategy, spec, grid, params)
+    chosen = as_market(market)
+    shared = strategy_options(strategy, spec, grid, params)
     shared.update(run_options(start, end, locals()))
     options = dict(shared)
     options.update({
@@ -261,5 +235,3 @@ def _result(raw: Dict[str, Any], market: Market, options: Dict[str, Any]) -> Swe
     return SweepResult(table=table, summary=summary, validation=validation, walk_forward=walk_forward,
                        header=raw["header"], text=raw["table"], market=market, _options=options)
 
-
-from .replay import Replay  # noqa: E402  (for the annotation above)

@@ -65,9 +65,9 @@ foreach(target btforge_emu ${emu_variant_targets} btforge_launch_tables btforge_
 endforeach()
 
 # ---- CUDA: fatbins of the generated kernels, when nvcc is here.
-find_program(BTFORGE_NVCC nvcc PATHS /usr/local/cuda/bin)
+# (BTFORGE_NVCC: the root CMakeLists.txt looks it up.)
 if(NOT BTFORGE_NVCC)
-  message(STATUS "nvcc not found: skipping the CUDA part (the generated kernels are still built for the host by the emu backend)")
+  message(STATUS "nvcc not found or BTFORGE_CUDA=OFF: skipping the CUDA part (the generated kernels are still built for the host by the emu backend)")
   return()
 endif()
 string(JSON n_archs LENGTH "${generator_json}" cuda architectures)

@@ -44,9 +44,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
   return()
 endif()
 
-# The same lookup as cmake/BtforgeGenerated.cmake (a cached result), which
-# runs after host/.
-find_program(BTFORGE_NVCC nvcc PATHS /usr/local/cuda/bin)
+# BTFORGE_NVCC: the root CMakeLists.txt looks it up (empty: no nvcc, or
+# BTFORGE_CUDA=OFF).
 if(BTFORGE_NVCC)
   file(READ ${PROJECT_SOURCE_DIR}/spec/generator.json _host_kernels_json)
   string(JSON _host_kernels_archs LENGTH "${_host_kernels_json}" cuda architectures)

@@ -1,6 +1,7 @@
 #include "generator/generator_config.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <optional>
 
@@ -78,7 +79,7 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
     nlohmann::json doc = spec_detail::parse_json_document(read_input_file(root / relative_path), relative_path);
     JsonNode top(doc, "", config.origin);
     top.expect_object().allow_only_keys(
-        {"reference", "layout", "namespace", "indicators", "cuda", "symbol_capacity"});
+        {"reference", "layout", "namespace", "indicator_kernels", "cuda", "symbol_capacity", "strategy_entry"});
     config.reference_headers = string_list(top.require("reference"));
     config.layout_structs = string_list(top.require("layout"));
 
@@ -97,20 +98,23 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
     }
 
     // Optional: without it nothing is generated for indicators. With it,
-    // every per-symbol indicator of the catalog runs on the GPU, so the map
-    // must name a function for each of them and for nothing else.
-    if (std::optional<JsonNode> indicators = top.find("indicators")) {
-        indicators->expect_object();
+    // every per-symbol indicator NAME of the catalog runs on the GPU as the
+    // reference's <namespace>::name_compute of reference/indicators/name.h
+    // (Note [One indicator table]); their headers are read first, in catalog
+    // order, before the listed ones.
+    if (std::optional<JsonNode> kernels = top.find("indicator_kernels"); kernels && kernels->as_bool()) {
+        std::vector<std::string> headers;
         for (const IndicatorSignature& signature : catalog) {
             if (signature.cross_symbol) continue;
+            std::string stem = signature.name;
+            for (char& ch : stem) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
             IndicatorTarget target;
             target.signature = signature;
-            target.function = indicators->require(signature.name).as_string();
+            target.function = reference_namespace + "::" + stem + "_compute";
             config.indicators.push_back(std::move(target));
+            headers.push_back("reference/indicators/" + stem + ".h");
         }
-        std::vector<std::string> known;
-        for (const IndicatorTarget& t : config.indicators) known.push_back(t.signature.name);
-        indicators->allow_only_keys(known);
+        config.reference_headers.insert(config.reference_headers.begin(), headers.begin(), headers.end());
     }
 
     JsonNode cuda = top.require("cuda");
@@ -127,6 +131,27 @@ GeneratorConfig load_generator_config(const std::filesystem::path& root, const s
     if (std::optional<JsonNode> checked = cuda.find("spill_checked")) string_list(*checked);
 
     config.symbol_capacity = read_symbol_capacity(top.require("symbol_capacity"));
+
+    // Optional: without it only the series and params structs' positions
+    // (2 and 3) are checked.
+    if (std::optional<JsonNode> entry = top.find("strategy_entry")) {
+        const std::size_t count = entry->expect_array();
+        int series = 0;
+        int params = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            JsonNode parameter = entry->element(i);
+            parameter.expect_object().allow_only_keys({"name", "type"});
+            EntryParameter p{parameter.require("name").as_identifier(), parameter.require("type").as_string()};
+            series += p.type == "series" ? 1 : 0;
+            params += p.type == "params" ? 1 : 0;
+            config.strategy_entry.push_back(std::move(p));
+        }
+        if (series != 1 || params != 1 || config.strategy_entry.size() < 3 ||
+            config.strategy_entry[1].type != "series" || config.strategy_entry[2].type != "params") {
+            entry->fail("the entry's parameters with \"series\" second and \"params\" third, once each",
+                        std::to_string(count) + " parameters");
+        }
+    }
     return config;
 }
 

@@ -58,12 +58,22 @@ struct SymbolCapacity {
     std::vector<KernelVariant> variants;
 };
 
+// spec/generator.json "strategy_entry": the parameters every strategy's
+// entry takes, in order, as the templates call it (Note [The strategy
+// contract]). `type` is the canonical spelling ("double *"), or "series" /
+// "params" for the strategy's own structs, checked against its spec.
+struct EntryParameter {
+    std::string name;
+    std::string type;
+};
+
 // The generator spec (spec/generator.json): what to read, what to emit.
 struct GeneratorConfig {
     std::string origin;
     std::vector<std::string> reference_headers;  // entry headers, relative to the root (strategies' included)
     std::vector<std::string> layout_structs;     // qualified structs shared by host and device
     std::vector<StrategyTarget> strategies;
+    std::vector<EntryParameter> strategy_entry;  // empty: only the series and params positions are checked
     std::vector<IndicatorTarget> indicators;  // catalog order, per-symbol indicators only; empty: none generated
     CudaTarget cuda;
     SymbolCapacity symbol_capacity;

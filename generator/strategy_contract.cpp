@@ -72,6 +72,56 @@ void match_fields(const Entity& s, const std::vector<Expected>& expected, const 
     }
 }
 
+// "run_x_strategy(const MarketView& market, const XSeries& series, ...)" as
+// the config has it, for the messages.
+std::string signature_text(const std::string& entry, const std::vector<EntryParameter>& expected) {
+    std::string text = entry + "(";
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const EntryParameter& p = expected[i];
+        const std::string type = p.type == "series" ? "const NAMESeries &" : p.type == "params" ? "const NAMEParams &" : p.type;
+        text += (i == 0 ? "" : ", ") + type + (type.back() == '&' || type.back() == '*' ? "" : " ") + p.name;
+    }
+    return text + ")";
+}
+
+// Note [Entry signature checked]
+// The templates call a strategy's entry with the arguments of
+// spec/generator.json "strategy_entry". An entry written to an older
+// signature (before `periods` was added, say) would otherwise pass the
+// generator and fail later as a C++ error inside generated/NAME_binding.cpp,
+// far from the strategy; here it is said at the entry, with the parameters
+// it lacks or has too many and the signature to write.
+void check_entry_signature(const Entity& entry, const StrategyTarget& t, const std::vector<EntryParameter>& expected,
+                           std::vector<Violation>& out) {
+    if (expected.empty()) return;
+    const std::vector<Parameter>& got = entry.parameters;
+    if (got.size() != expected.size()) {
+        std::string missing;
+        for (std::size_t i = got.size(); i < expected.size(); ++i) {
+            missing += (missing.empty() ? "" : ", ") + expected[i].name;
+        }
+        std::string detail = got.size() < expected.size()
+                                 ? "it lacks the last " + std::to_string(expected.size() - got.size()) + " (" + missing +
+                                       "): an outdated signature"
+                                 : "it has " + std::to_string(got.size() - expected.size()) + " too many";
+        out.push_back({entry.location, "strategy-entry",
+                       t.entry + " takes " + std::to_string(got.size()) + " parameters, the templates pass " +
+                           std::to_string(expected.size()) + ": " + detail + "; write " +
+                           signature_text(entry.name, expected)});
+        return;
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const EntryParameter& want = expected[i];
+        if (want.type == "series" || want.type == "params") continue;  // checked against the spec below
+        if (got[i].type != want.type) {
+            out.push_back({entry.location, "strategy-entry",
+                           t.entry + ": parameter " + std::to_string(i + 1) + " (" + got[i].name + ") is '" +
+                               got[i].type + "' but the templates pass " + want.name + " as '" + want.type +
+                               "'; write " + signature_text(entry.name, expected)});
+        }
+    }
+}
+
 }  // namespace
 
 std::string owning_strategy(const Entity& entity, const GeneratorConfig& config) {
@@ -94,6 +144,7 @@ std::vector<Violation> check_strategy_contracts(const ReferenceModel& model, Gen
                                "' is named after it)"});
             continue;
         }
+        check_entry_signature(*entry, t, config.strategy_entry, out);
         const Entity* structs[2] = {nullptr, nullptr};  // series, params
         const char* roles[2] = {"series", "parameter"};
         for (int k = 0; k < 2; ++k) {

@@ -305,6 +305,7 @@ private:
         std::string name = record_name(decl);
         if (in_std_namespace(decl)) {
             if (kContainers.count(name) != 0) return {"container", "std::" + name};
+            if (name == "array") return {"std-array", "std::array"};
             if (kStrings.count(name) != 0) {
                 return {"std-string", name == "basic_string" ? "std::string" : "std::string_view"};
             }
@@ -333,6 +334,10 @@ private:
         if (rule == "container") return "containers and smart pointers own heap memory, which device code does not have";
         if (rule == "std-string") return "strings own heap memory, which device code does not have";
         if (rule == "io") return "device code has no I/O";
+        if (rule == "std-array") {
+            return "its members are the standard library's host functions, which do not run on the device; declare "
+                   "a plain array (double values[4]), which device code indexes the same way";
+        }
         return "only trivially copyable, standard-layout types are copied to and from the device as bytes";
     }
 
@@ -481,6 +486,12 @@ private:
                 case CXCursor_CXXDynamicCastExpr:
                     report(at(c), "rtti-virtual", "'dynamic_cast': device code has no run-time type information");
                     break;
+                case CXCursor_LambdaExpr:
+                    // Its calls are said here, once (check_call skips them).
+                    report(at(c), "lambda",
+                           "a lambda: its call operator is not BT_KERNEL code, so the generator cannot put it on the "
+                           "device; write a BT_KERNEL inline function beside this one and call that");
+                    break;
                 case CXCursor_CallExpr:
                     check_call(c, parent);
                     break;
@@ -556,6 +567,12 @@ private:
         }
     }
 
+    // The closure type of a lambda: libclang names it "(lambda at FILE:LINE:COL)".
+    static bool is_lambda_class(CXCursor record) {
+        if (!is_record(clang_getCursorKind(record))) return false;
+        return take(clang_getTypeSpelling(clang_getCursorType(record))).find("(lambda at ") != std::string::npos;
+    }
+
     bool in_std_or_global(CXCursor fn) const { return in_std_namespace(fn) || at_global_scope(fn); }
 
     void check_call(CXCursor call, CXCursor parent) {
@@ -586,6 +603,7 @@ private:
             return;
         }
         CXCursor owner = clang_getCursorSemanticParent(fn);
+        if (is_lambda_class(owner)) return;  // reported at the lambda itself
         if (is_record(clang_getCursorKind(owner)) &&
             in_.marked_usrs.count(take(clang_getCursorUSR(clang_getCanonicalCursor(owner)))) != 0) {
             return;  // a member of a marked struct is part of that struct

@@ -18,6 +18,8 @@ namespace btforge::gen {
 // the offending construct, not at the enclosing function:
 //   heap-allocation  new/delete, malloc/calloc/realloc/free/aligned_alloc
 //   container        std containers, std::span, smart pointers, std::function
+//   std-array        std::array (its members are host functions; the message
+//                    says to declare a plain array)
 //   std-string       std::basic_string / std::basic_string_view
 //   exception        throw, try/catch
 //   rtti-virtual     typeid, dynamic_cast, virtual members or bases
@@ -28,6 +30,8 @@ namespace btforge::gen {
 //                    between glibc and CUDA; the message names the portable
 //                    version (Note [Portable transcendentals]) where there is one
 //   unmarked-call    calls to anything but marked functions and the math allow-list
+//   lambda           a lambda expression (said once, at the lambda, not again at
+//                    its calls: its call operator is not marked code)
 //   non-pod          marked structs, locals and parameters that are not
 //                    trivially copyable and standard layout
 //   variable-length-array  runtime-sized arrays

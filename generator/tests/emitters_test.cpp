@@ -259,9 +259,16 @@ TEST_CASE("golden: layout closure and the split between the layout and the devic
 
 // Note [The strategy contract]: every break is reported, at the field, with
 // the JSON pointer into the spec.
+// The toy strategies' entry, as spec/generator.json "strategy_entry" would say it.
+std::vector<EntryParameter> toy_entry() {
+    return {{"tape", "const toy::Quote *"}, {"s", "series"},         {"p", "params"},
+            {"costs", "const toy::Costs &"}, {"out", "toy::Result &"}, {"n", "int"}};
+}
+
 TEST_CASE("strategy contract: every mismatch between a kernel's structs and its spec, all at once") {
     const Fixture& f = fixture();
     const std::string cross = "reference/strategies/toy_cross/toy_cross_strategy.h:";
+    const std::string band = "reference/strategies/toy_band/toy_band_strategy.h:";
     struct Case {
         const char* what;
         void (*edit)(GeneratorConfig&);
@@ -296,6 +303,31 @@ TEST_CASE("strategy contract: every mismatch between a kernel's structs and its 
          [](GeneratorConfig& c) { c.strategies[1].spec.parameters.pop_back(); },
          {cross + "12:9: spec-mismatch: ToyCrossParams::allow_short is not in spec/toy_cross.json: every field is a "
                   "spec entry (add it to the spec or remove the field)"}},
+        {"the whole signature, as the templates call it",
+         [](GeneratorConfig& c) { c.strategy_entry = toy_entry(); },
+         {}},
+        {"an entry written before a parameter was added (Note [Entry signature checked])",
+         [](GeneratorConfig& c) {
+             c.strategy_entry = toy_entry();
+             c.strategy_entry.push_back({"periods", "double *"});
+         },
+         {band + "19:23: strategy-entry: toy::run_toy_band_strategy takes 6 parameters, the templates pass 7: it "
+                 "lacks the last 1 (periods): an outdated signature; write run_toy_band_strategy(const toy::Quote "
+                 "*tape, const NAMESeries &s, const NAMEParams &p, const toy::Costs &costs, toy::Result &out, int n, "
+                 "double *periods)",
+          cross + "22:23: strategy-entry: toy::run_toy_cross_strategy takes 6 parameters, the templates pass 7: it "
+                  "lacks the last 1 (periods): an outdated signature; write run_toy_cross_strategy(const toy::Quote "
+                  "*tape, const NAMESeries &s, const NAMEParams &p, const toy::Costs &costs, toy::Result &out, int n, "
+                  "double *periods)"}},
+        {"a parameter of another type than the templates pass",
+         [](GeneratorConfig& c) {
+             c.strategy_entry = toy_entry();
+             c.strategy_entry[5].type = "double";
+             c.strategies.pop_back();
+         },
+         {band + "19:23: strategy-entry: toy::run_toy_band_strategy: parameter 6 (n) is 'int' but the templates "
+                 "pass n as 'double'; write run_toy_band_strategy(const toy::Quote *tape, const NAMESeries &s, const "
+                 "NAMEParams &p, const toy::Costs &costs, toy::Result &out, double n)"}},
         {"an entry that is not there",
          [](GeneratorConfig& c) { c.strategies[0].entry = "toy::run_nothing"; },
          {"reference/strategies/toy_band/toy_band_strategy.h:1:1: strategy-entry: no BT_KERNEL function "

@@ -72,6 +72,18 @@ TEST_CASE("non-pod: a marked struct with a user-written destructor") { expect_si
 
 TEST_CASE("variable-length-array: a runtime-sized local array") { expect_single("variable-length-array", "8:12"); }
 
+TEST_CASE("lambda: said once, at the lambda, not again at its call") {
+    expect_single("lambda", "11:18");
+    ReferenceModel model = parse({kFixtures + "lambda.h"});
+    CHECK(model.violations[0].explanation.find("write a BT_KERNEL inline function") != std::string::npos);
+}
+
+TEST_CASE("std-array: said at the declaration, with the plain array to write instead; its operator[] is not") {
+    expect_single("std-array", "12:5");
+    ReferenceModel model = parse({kFixtures + "std-array.h"});
+    CHECK(model.violations[0].explanation.find("declare a plain array") != std::string::npos);
+}
+
 TEST_CASE("cold-field: BT_COLD on a local variable; on a struct field it passes") {
     expect_single("cold-field", "13:20");
     ReferenceModel model = parse({kFixtures + "cold-field.h"});

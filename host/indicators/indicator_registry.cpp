@@ -36,6 +36,7 @@ constexpr double kMaxReal = 3e37;  // TA-Lib's TA_REAL_MAX; TA_REAL_MIN is its n
 int p(std::span<const double> params, std::size_t i) { return static_cast<int>(params[i]); }
 
 using Params = std::span<const double>;
+using Outputs = std::span<double* const>;
 constexpr PriceInput kHigh = PriceInput::high;
 constexpr PriceInput kLow = PriceInput::low;
 constexpr PriceInput kClose = PriceInput::close;
@@ -46,14 +47,19 @@ std::vector<IndicatorDescriptor> build_catalog() {
     const IndicatorParam period2{"period", true, 2, kMaxPeriod};
     std::vector<IndicatorDescriptor> c;
     c.push_back({"SMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return sma_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { sma_compute(s.close, s.n, p(a, 0), o[0]); },
                  "lookback period-1; the mean of the last period values"});
     c.push_back({"EMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return ema_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { ema_compute(s.close, s.n, p(a, 0), o[0]); },
                  "lookback period-1; seeded by the mean of the first period values, then prev + (x - prev) * 2/(period+1)"});
     c.push_back({"WMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return wma_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { wma_compute(s.close, s.n, p(a, 0), o[0]); },
                  "lookback period-1; weights 1..period over the last period values, the current bar heaviest"});
     c.push_back({"KAMA", {period1}, {"value"}, {kClose}, false, [](Params a) { return kama_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { kama_compute(s.close, s.n, p(a, 0), o[0]); },
                  "lookback period; Kaufman's efficiency ratio over period bars sets the smoothing; seeded by the value of the bar before its first output"});
     c.push_back({"RSI", {period2}, {"value"}, {kClose}, false, [](Params a) { return rsi_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { rsi_compute(s.close, s.n, p(a, 0), o[0]); },
                  "lookback period; Wilder averages of the gains and losses; 100*g/(g+l), 0 when both are 0"});
     c.push_back({"MACD",
                  {{"fast", true, 2, kMaxPeriod}, {"slow", true, 2, kMaxPeriod}, {"signal", true, 1, kMaxPeriod}},
@@ -61,6 +67,7 @@ std::vector<IndicatorDescriptor> build_catalog() {
                  {kClose},
                  false,
                  [](Params a) { return macd_lookback(p(a, 0), p(a, 1), p(a, 2)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { macd_compute(s.close, s.n, p(a, 0), p(a, 1), p(a, 2), o[0], o[1], o[2]); },
                  "lookback slow-1 + signal-1; macd = EMA(fast) - EMA(slow), signal = EMA(signal) of macd, hist = macd - signal"});
     c.push_back({"BBANDS",
                  {period2, {"k", false, -kMaxReal, kMaxReal}},
@@ -68,16 +75,21 @@ std::vector<IndicatorDescriptor> build_catalog() {
                  {kClose},
                  false,
                  [](Params a) { return bbands_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { bbands_compute(s.close, s.n, p(a, 0), a[1], o[0], o[1], o[2]); },
                  "lookback period-1; middle = SMA(period), upper/lower = middle +- k * population standard deviation (a negative k swaps the bands)"});
     c.push_back({"ATR", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return atr_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { atr_compute(s.high, s.low, s.close, s.n, p(a, 0), o[0]); },
                  "lookback period; true range (needs the previous close) from bar 1, Wilder average"});
     c.push_back(
         {"PLUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return plus_di_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { plus_di_compute(s.high, s.low, s.close, s.n, p(a, 0), o[0]); },
                  "lookback period; 100 * Wilder sum of +DM / Wilder sum of true range"});
     c.push_back(
         {"MINUS_DI", {period1}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return minus_di_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { minus_di_compute(s.high, s.low, s.close, s.n, p(a, 0), o[0]); },
                  "lookback period; 100 * Wilder sum of -DM / Wilder sum of true range"});
     c.push_back({"ADX", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return adx_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { adx_compute(s.high, s.low, s.close, s.n, p(a, 0), o[0]); },
                  "lookback 2*period-1; Wilder average of DX = 100*|+DI - -DI|/(+DI + -DI)"});
     c.push_back({"STOCH",
                  {{"fastk", true, 1, kMaxPeriod}, {"slowk", true, 1, kMaxPeriod}, {"slowd", true, 1, kMaxPeriod}},
@@ -85,24 +97,33 @@ std::vector<IndicatorDescriptor> build_catalog() {
                  {kHigh, kLow, kClose},
                  false,
                  [](Params a) { return stoch_lookback(p(a, 0), p(a, 1), p(a, 2)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { stoch_compute(s.high, s.low, s.close, s.n, p(a, 0), p(a, 1), p(a, 2), o[0], o[1]); },
                  "lookback fastk-1 + slowk-1 + slowd-1; fastK = 100*(close - lowest low)/(highest high - lowest low) over the last fastk bars, the current bar included (0 when the range is 0); slowk = SMA(slowk) of fastK, slowd = SMA(slowd) of slowk"});
     c.push_back({"CCI", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return cci_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { cci_compute(s.high, s.low, s.close, s.n, p(a, 0), o[0]); },
                  "lookback period-1; (typical price - its mean)/(0.015 * mean deviation) over the last period bars, typical price = (high+low+close)/3"});
     c.push_back(
         {"MFI", {period2}, {"value"}, {kHigh, kLow, kClose, kVolume}, false, [](Params a) { return mfi_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { mfi_compute(s.high, s.low, s.close, s.volume, s.n, p(a, 0), o[0]); },
                  "lookback period; money flow = typical price * volume, signed by the typical price's change; 100*pos/(pos+neg)"});
     c.push_back({"OBV", {}, {"value"}, {kClose, kVolume}, false, [](Params) { return obv_lookback(); },
+                 [](Params, const PriceSeries& s, Outputs o) { obv_compute(s.close, s.volume, s.n, o[0]); },
                  "lookback 0; starts at the first volume, then adds the volume on an up close and subtracts it on a down close"});
     c.push_back(
         {"WILLR", {period2}, {"value"}, {kHigh, kLow, kClose}, false, [](Params a) { return willr_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { willr_compute(s.high, s.low, s.close, s.n, p(a, 0), o[0]); },
                  "lookback period-1; -100*(highest high - close)/(highest high - lowest low) over the last period bars, the current bar included (0 when the range is 0)"});
     c.push_back({"ROC", {period1}, {"value"}, {kClose}, false, [](Params a) { return roc_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { roc_compute(s.close, s.n, p(a, 0), o[0]); },
                  "lookback period; (x / x period bars ago - 1) * 100"});
     c.push_back({"MAX", {period2}, {"value"}, {kHigh}, false, [](Params a) { return max_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { max_compute(s.high, s.n, p(a, 0), o[0]); },
                  "lookback period-1; the highest high of the last period bars, the current bar included (Donchian upper band)"});
     c.push_back({"MIN", {period2}, {"value"}, {kLow}, false, [](Params a) { return min_lookback(p(a, 0)); },
+                 [](Params a, const PriceSeries& s, Outputs o) { min_compute(s.low, s.n, p(a, 0), o[0]); },
                  "lookback period-1; the lowest low of the last period bars, the current bar included (Donchian lower band)"});
     c.push_back({"BREADTH", {period1}, {"value"}, {kClose}, true, [](Params a) { return breadth_lookback(p(a, 0)); },
+                 nullptr,  // cross-symbol: compute_aligned_series
                  "lookback period-1; per bar, the fraction of the tradable symbols whose close is above its EMA(period): one series for the whole market"});
     return c;
 }
@@ -199,29 +220,7 @@ void compute_indicator(const IndicatorDescriptor& desc, std::span<const double> 
         throw std::invalid_argument(who + ": expected " + std::to_string(desc.outputs.size()) + " output buffer(s), got " +
                                     std::to_string(outputs.size()));
     }
-    const int n = s.n;
-    double* out = outputs[0];
-    const std::string_view name = desc.name;
-    if (name == "SMA") sma_compute(s.close, n, p(params, 0), out);
-    else if (name == "EMA") ema_compute(s.close, n, p(params, 0), out);
-    else if (name == "WMA") wma_compute(s.close, n, p(params, 0), out);
-    else if (name == "KAMA") kama_compute(s.close, n, p(params, 0), out);
-    else if (name == "RSI") rsi_compute(s.close, n, p(params, 0), out);
-    else if (name == "MACD") macd_compute(s.close, n, p(params, 0), p(params, 1), p(params, 2), out, outputs[1], outputs[2]);
-    else if (name == "BBANDS") bbands_compute(s.close, n, p(params, 0), params[1], out, outputs[1], outputs[2]);
-    else if (name == "ATR") atr_compute(s.high, s.low, s.close, n, p(params, 0), out);
-    else if (name == "PLUS_DI") plus_di_compute(s.high, s.low, s.close, n, p(params, 0), out);
-    else if (name == "MINUS_DI") minus_di_compute(s.high, s.low, s.close, n, p(params, 0), out);
-    else if (name == "ADX") adx_compute(s.high, s.low, s.close, n, p(params, 0), out);
-    else if (name == "STOCH") stoch_compute(s.high, s.low, s.close, n, p(params, 0), p(params, 1), p(params, 2), out, outputs[1]);
-    else if (name == "CCI") cci_compute(s.high, s.low, s.close, n, p(params, 0), out);
-    else if (name == "MFI") mfi_compute(s.high, s.low, s.close, s.volume, n, p(params, 0), out);
-    else if (name == "OBV") obv_compute(s.close, s.volume, n, out);
-    else if (name == "WILLR") willr_compute(s.high, s.low, s.close, n, p(params, 0), out);
-    else if (name == "ROC") roc_compute(s.close, n, p(params, 0), out);
-    else if (name == "MAX") max_compute(s.high, n, p(params, 0), out);
-    else if (name == "MIN") min_compute(s.low, n, p(params, 0), out);
-    else throw std::invalid_argument("unknown indicator '" + who + "'");
+    desc.compute(params, s, outputs);
 }
 
 }  // namespace btforge

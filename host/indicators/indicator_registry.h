@@ -56,6 +56,12 @@ struct IndicatorDescriptor {
     std::vector<PriceInput> inputs;
     bool cross_symbol;                      // BREADTH: needs the whole market
     int (*lookback)(std::span<const double> params);  // params already validated
+    // The reference's NAME_compute on one symbol's series, one output buffer
+    // per entry of `outputs` (compute_indicator checks the count); null for
+    // a cross-symbol indicator. The catalog is the one list of the
+    // indicators: the dispatch is here, and btforge-gen derives the GPU's
+    // (Note [One indicator table]).
+    void (*compute)(std::span<const double> params, const PriceSeries& series, std::span<double* const> outputs);
     // SPEC §5 in words, for `btforge indicators --list`: "lookback <the
     // lookback as a formula of the params>; what a value is" (which bars it
     // covers, whether the current bar is among them).
@@ -77,6 +83,16 @@ bool takes_input_column(const IndicatorDescriptor& desc);
 // column given to an indicator that cannot take one.
 PriceInput resolve_input_column(const IndicatorDescriptor& desc, std::string_view column);
 
+// Note [One indicator table]
+// The catalog (build_catalog, indicator_registry.cpp) is the one list of the
+// indicators: name, parameters and their domains, outputs, inputs, lookback,
+// the reference function that computes it, and what a value is. The rest
+// derives from it: the CPU dispatch (IndicatorDescriptor::compute), `btforge
+// indicators --list`, the specs' checks (host/engine/indicator_signatures.h)
+// and btforge-gen's GPU indicator kernels (spec/generator.json
+// "indicator_kernels": each per-symbol indicator NAME runs
+// btforge::name_compute of reference/indicators/name.h, lower case). A new
+// indicator is one header and one entry here.
 std::span<const IndicatorDescriptor> indicator_catalog();
 const IndicatorDescriptor* find_indicator(std::string_view name);
 

@@ -117,52 +117,23 @@ std::string chunk_name(const Slot& slot) {
     return "combinations " + std::to_string(slot.begin) + ".." + std::to_string(slot.begin + slot.count - 1);
 }
 
-}  // namespace
 
-SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
-                            const CudaRunOptions& cuda, CudaSweepStats* stats_out) {
-    const auto started = Clock::now();
-    if (job.space == nullptr || job.spec == nullptr || options.rank_metric == nullptr) {
-        throw std::invalid_argument("a CUDA sweep needs a combination space, a spec and a rank metric");
-    }
-    const std::string& strategy = job.spec->name;
-    const DriverApi& api = driver.api();
-    CudaSweepStats stats;
-    // Note [Kernel variants]: the embedded module of the variant is the
-    // strategy's name with the variant's suffix, as are its entry points.
-    const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), cuda.kernel_variant);
-    const std::string module_name = strategy + std::string(variant.suffix);
-    stats.kernel_variant = describe_kernel_variant(variant);
+// ---- Planning: the kernel and the device -------------------------------
 
-    // The kernels: the embedded fatbin, or --kernels FILE.
-    const EmbeddedKernelBuild& build = embedded_kernel_build();
-    std::optional<KernelFile> file;
+// The image a sweep loads and where it came from (the embedded fatbin,
+// --kernels FILE or the NVRTC build), and its entry point.
+struct ChosenKernel {
+    std::optional<KernelFile> file;      // --kernels: owns `image`
+    std::optional<JitImage> jit_image;   // --jit: owns `image`
     std::span<const unsigned char> image;
     ModuleSource source;
-    std::optional<JitImage> jit_image;
-    if (cuda.jit && cuda.kernel_file) throw std::invalid_argument("--jit and --kernels exclude each other");
-    if (cuda.jit) {
-        // Compiled below, once the device's compute capability is known.
-    } else if (cuda.kernel_file) {
-        file = load_kernel_file(*cuda.kernel_file);
-        image = file->image();
-        source.origin = file->path;
-        source.kind = file->kind;
-        stats.kernel_source = file->path + " (" + std::string(kernel_image_kind_name(file->kind)) + ")";
-    } else {
-        std::optional<std::span<const unsigned char>> embedded = embedded_kernel_image(module_name);
-        if (!embedded) throw std::runtime_error(missing_kernel_reason(module_name));
-        image = *embedded;
-        source.origin = "the embedded kernels of strategy '" + strategy + "', variant " + std::string(variant.name);
-        source.kind = KernelImageKind::fatbin;
-        source.cuda_version = build.cuda_version;
-        source.architectures = build.architectures;
-        source.ptx_architecture = build.ptx_architecture;
-        stats.kernel_source = "embedded fatbin (nvcc " + std::string(build.cuda_version) + ")";
-    }
+    std::string entry;  // Note [Two kernels per strategy]
+};
 
+// The device the run asked for, described into `stats`.
+DeviceInfo open_device(const CudaDriver& driver, const CudaRunOptions& cuda, CudaSweepStats& stats) {
     int device_count = 0;
-    driver.check(api.cuDeviceGetCount(&device_count), "counting the CUDA devices");
+    driver.check(driver.api().cuDeviceGetCount(&device_count), "counting the CUDA devices");
     if (cuda.device < 0 || cuda.device >= device_count) {
         throw std::runtime_error("there is no CUDA device " + std::to_string(cuda.device) + ": this machine has " +
                                  std::to_string(device_count) + " (btforge devices lists them)");
@@ -173,14 +144,21 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     stats.compute_major = info.compute_major;
     stats.compute_minor = info.compute_minor;
     stats.driver_version = driver.version();
-    source.driver_version = driver.version();
-    source.compute_major = info.compute_major;
-    source.compute_minor = info.compute_minor;
-    CUdevice device = 0;
-    driver.check(api.cuDeviceGet(&device, cuda.device), "opening device " + std::to_string(cuda.device));
+    return info;
+}
 
+// Note [Kernel variants]: the embedded module of the variant is the
+// strategy's name with the variant's suffix, as are its entry points.
+ChosenKernel choose_kernel(const CudaDriver& driver, const SweepJob& job, const CudaRunOptions& cuda,
+                           const KernelVariant& variant, const DeviceInfo& info, CudaSweepStats& stats) {
+    const std::string& strategy = job.spec->name;
+    const std::string module_name = strategy + std::string(variant.suffix);
+    const EmbeddedKernelBuild& build = embedded_kernel_build();
+    ChosenKernel chosen;
+    ModuleSource& source = chosen.source;
+    if (cuda.jit && cuda.kernel_file) throw std::invalid_argument("--jit and --kernels exclude each other");
     if (cuda.jit) {
-        // NVRTC needs no context: compile (or find in the cache) first.
+        // NVRTC needs no context, only the device's compute capability.
         JitRequest request = *cuda.jit;
         if (request.nvrtc == nullptr) {
             std::string why_not;
@@ -210,18 +188,318 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         } else {
             source.ptx_architecture = "compute_" + arch;
         }
-        jit_image = std::move(built.image);
-        image = jit_image->bytes;
+        chosen.jit_image = std::move(built.image);
+        chosen.image = chosen.jit_image->bytes;
+    } else if (cuda.kernel_file) {
+        chosen.file = load_kernel_file(*cuda.kernel_file);
+        chosen.image = chosen.file->image();
+        source.origin = chosen.file->path;
+        source.kind = chosen.file->kind;
+        stats.kernel_source = chosen.file->path + " (" + std::string(kernel_image_kind_name(chosen.file->kind)) + ")";
+    } else {
+        std::optional<std::span<const unsigned char>> embedded = embedded_kernel_image(module_name);
+        if (!embedded) throw std::runtime_error(missing_kernel_reason(module_name));
+        chosen.image = *embedded;
+        source.origin = "the embedded kernels of strategy '" + strategy + "', variant " + std::string(variant.name);
+        source.kind = KernelImageKind::fatbin;
+        source.cuda_version = build.cuda_version;
+        source.architectures = build.architectures;
+        source.ptx_architecture = build.ptx_architecture;
+        stats.kernel_source = "embedded fatbin (nvcc " + std::string(build.cuda_version) + ")";
+    }
+    source.driver_version = driver.version();
+    source.compute_major = info.compute_major;
+    source.compute_minor = info.compute_minor;
+    chosen.entry = "btforge_" + strategy + "_sweep" + (job.account.n_periods > 0 ? "_periods" : "") +
+                   std::string(variant.suffix);
+    return chosen;
+}
+
+// ---- Resident buffers: the market, the series, the decode tables --------
+
+// Where each resident array goes in the one allocation, planned before it
+// is made (its size enters the chunk plan).
+struct ResidentPlan {
+    ArenaLayout layout;
+    std::vector<Upload> uploads;
+    // Indices into `uploads`.
+    std::size_t timestamp = 0, open = 0, high = 0, low = 0, close = 0, volume = 0, funding_rate = 0,
+                funding_events = 0, tradable = 0, margin = 0, qty_step = 0, min_qty = 0, price_tick = 0, radix = 0,
+                stride = 0, value_offset = 0, values = 0, series = 0, series_offset = 0, series_table = 0;
+    // Note [Series on the device]: set when the series are computed there.
+    std::optional<IndicatorJobs> indicator_jobs;
+    std::size_t indicator_work_bytes = 0;
+};
+
+ResidentPlan plan_resident(const SweepJob& job, const LaunchTables& tables) {
+    ResidentPlan r;
+    auto resident = [&r](const void* host, std::size_t bytes) {
+        r.uploads.push_back(Upload{host, bytes, r.layout.add(bytes)});
+        return r.uploads.size() - 1;
+    };
+    const device::MarketView& market = tables.market;
+    const std::size_t bars = static_cast<std::size_t>(std::max(market.n_bars, 0));
+    const std::size_t cells = static_cast<std::size_t>(std::max(market.n_symbols, 0)) * bars;
+    r.timestamp = resident(market.timestamp_ms, bars * sizeof(long long));
+    r.open = resident(market.open, cells * sizeof(double));
+    r.high = resident(market.high, cells * sizeof(double));
+    r.low = resident(market.low, cells * sizeof(double));
+    r.close = resident(market.close, cells * sizeof(double));
+    r.volume = resident(market.volume, cells * sizeof(double));
+    r.funding_rate = resident(market.funding_rate, cells * sizeof(double));
+    r.funding_events = resident(market.funding_events, cells * sizeof(int));
+    r.tradable = resident(market.tradable, cells * sizeof(unsigned char));
+    const std::size_t symbols = static_cast<std::size_t>(std::max(market.n_symbols, 0));
+    r.margin = resident(market.margin, symbols * sizeof(device::MarginSchedule));
+    r.qty_step = resident(market.qty_step, symbols * sizeof(double));
+    r.min_qty = resident(market.min_qty, symbols * sizeof(double));
+    r.price_tick = resident(market.price_tick, symbols * sizeof(double));
+    r.radix = resident(tables.radix.data(), tables.radix.size() * sizeof(unsigned long long));
+    r.stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
+    r.value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
+    r.values = resident(tables.values.data(), tables.values.size() * sizeof(double));
+    // Note [Series on the device]; one extra slot per BREADTH series holds
+    // its per-symbol EMA rows.
+    if (!job.series->computed()) r.indicator_jobs = plan_indicator_jobs(*job.series, *job.market);
+    const std::size_t series_bytes = r.indicator_jobs ? r.indicator_jobs->series_slots *
+                                                            r.indicator_jobs->series_length * sizeof(double)
+                                                      : job.series->bytes();
+    r.series = resident(tables.series, series_bytes);
+    r.series_offset = resident(tables.series_offset.data(), tables.series_offset.size() * sizeof(long long));
+    r.series_table = resident(tables.series_table.data(), tables.series_table.size() * sizeof(int));
+    r.indicator_work_bytes =
+        r.indicator_jobs ? device_indicator_work_bytes(*r.indicator_jobs, kIndicatorScratchBytes) : 0;
+    return r;
+}
+
+// The resident data on the device, and the launch that points at it
+// (patch_launch, Note [Patching device pointers]).
+struct ResidentData {
+    DeviceBuffer buffer;
+    device::SweepLaunch launch{};
+};
+
+ResidentData upload_resident(const CudaDriver& driver, const ResidentPlan& plan, const LaunchTables& tables,
+                             CudaSweepStats& stats) {
+    const DriverApi& api = driver.api();
+    ResidentData r{DeviceBuffer(driver, plan.layout.size(), "the sweep's market, series and tables"), {}};
+    const CUdeviceptr base = r.buffer.get();
+    const auto upload_started = Clock::now();
+    for (const Upload& u : plan.uploads) {
+        if (u.bytes == 0 || u.host == nullptr) continue;
+        driver.check(api.cuMemcpyHtoD(base + u.offset, u.host, u.bytes), "copying the sweep's inputs to the device");
+    }
+    // A copy from pageable memory may return before its DMA lands, and the
+    // kernels run on non-blocking streams that do not wait for it.
+    driver.check(api.cuCtxSynchronize(), "finishing the copies of the sweep's inputs");
+    stats.upload_seconds = std::chrono::duration<double>(Clock::now() - upload_started).count();
+
+    r.launch = tables.launch({}, nullptr, nullptr);
+    auto at = [&](std::size_t upload) { return plan.uploads[upload].offset; };
+    // The whole market on the device: the indicators read all of it, the
+    // sweep kernel its window (Note [Market windows]).
+    device::MarketView whole = tables.market;
+    whole.timestamp_ms = device_pointer<const long long>(base, at(plan.timestamp));
+    whole.open = device_pointer<const double>(base, at(plan.open));
+    whole.high = device_pointer<const double>(base, at(plan.high));
+    whole.low = device_pointer<const double>(base, at(plan.low));
+    whole.close = device_pointer<const double>(base, at(plan.close));
+    whole.volume = device_pointer<const double>(base, at(plan.volume));
+    whole.funding_rate = device_pointer<const double>(base, at(plan.funding_rate));
+    whole.funding_events = device_pointer<const int>(base, at(plan.funding_events));
+    whole.tradable = device_pointer<const unsigned char>(base, at(plan.tradable));
+    whole.margin = device_pointer<const device::MarginSchedule>(base, at(plan.margin));
+    whole.qty_step = device_pointer<const double>(base, at(plan.qty_step));
+    whole.min_qty = device_pointer<const double>(base, at(plan.min_qty));
+    whole.price_tick = device_pointer<const double>(base, at(plan.price_tick));
+    r.launch.market = window_view(whole, tables.window);
+    r.launch.radix = device_pointer<const unsigned long long>(base, at(plan.radix));
+    r.launch.stride = device_pointer<const unsigned long long>(base, at(plan.stride));
+    r.launch.value_offset = device_pointer<const int>(base, at(plan.value_offset));
+    r.launch.values = device_pointer<const double>(base, at(plan.values));
+    r.launch.series = device_pointer<const double>(base, at(plan.series));
+    r.launch.series_offset = device_pointer<const long long>(base, at(plan.series_offset));
+    r.launch.series_table = device_pointer<const int>(base, at(plan.series_table));
+    if (plan.indicator_jobs) {
+        DeviceBuffer work(driver, plan.indicator_work_bytes, "the indicator kernels' working memory");
+        DeviceIndicatorRun run = compute_series_on_device(driver, *plan.indicator_jobs, whole, base + at(plan.series),
+                                                          work.get(), kIndicatorScratchBytes);
+        stats.indicators_on_device = true;
+        stats.indicator_seconds = run.seconds;
+        stats.indicator_jobs = run.jobs;
+    }
+    return r;
+}
+
+// ---- The chunks' buffers -------------------------------------------------
+
+// The two slots, their device memory and the device top N (Note [Top N on
+// the device]), made in place (a DeviceTopN does not move). Members are
+// destroyed in reverse: the slots' streams are drained before the top N's
+// buffers and the slots' device memory are freed.
+struct ChunkSlots {
+    // Each slot's ids, rows and period statistics, one after the other.
+    struct Layout {
+        std::array<std::size_t, kSlots> ids{};
+        std::array<std::size_t, kSlots> rows{};
+        std::array<std::size_t, kSlots> periods{};
+        std::size_t bytes = 0;
+    };
+    static Layout layout_of(std::uint64_t chunk, std::size_t n_periods) {
+        ArenaLayout arena;
+        Layout l;
+        for (std::size_t s = 0; s < kSlots; ++s) {
+            l.ids[s] = arena.add(chunk * sizeof(unsigned long long));
+            l.rows[s] = arena.add(chunk * sizeof(device::Metrics));
+            l.periods[s] = arena.add(chunk * n_periods * sizeof(device::PeriodStatistics));
+        }
+        l.bytes = arena.size();
+        return l;
     }
 
+    ChunkSlots(const CudaDriver& driver, const SweepOptions& options, std::uint64_t chunk, std::size_t n_periods,
+               bool every_row_back, const ModuleSource& source)
+        : layout(layout_of(chunk, n_periods)),
+          buffer(driver, layout.bytes,
+                 std::to_string(kSlots) + " chunks of " + std::to_string(chunk) + " combinations (ids and rows)"),
+          // Note [Top N on the device]: when it applies, each chunk returns
+          // only its blocks' winners.
+          device_top(make_device_top_n(driver, options.rank_order(), options.top_n, every_row_back, chunk, kSlots,
+                                       source)) {
+        for (std::size_t s = 0; s < kSlots; ++s) {
+            slots[s] = std::make_unique<Slot>(driver, chunk, device_top ? 0 : chunk, n_periods);
+            slots[s]->device_ids = buffer.get() + layout.ids[s];
+            slots[s]->device_rows = buffer.get() + layout.rows[s];
+            slots[s]->device_periods = buffer.get() + layout.periods[s];
+            slots[s]->index = s;
+        }
+    }
+    ChunkSlots(const ChunkSlots&) = delete;
+    ChunkSlots& operator=(const ChunkSlots&) = delete;
+
+    Layout layout;
+    DeviceBuffer buffer;
+    std::optional<DeviceTopN> device_top;
+    std::array<std::unique_ptr<Slot>, kSlots> slots;
+};
+
+// ---- Collection: a finished chunk's rows and period statistics ----------
+
+// What the launches need to know to collect a chunk, and what they gather.
+class ChunkCollector {
+public:
+    ChunkCollector(const CudaDriver& driver, const SweepOptions& options, const CudaRunOptions& cuda,
+                   const std::string& entry, std::size_t n_periods, std::optional<DeviceTopN>& device_top,
+                   SweepOutcome& outcome, CudaSweepStats& stats, const Event& origin, double origin_seconds)
+        : driver_(driver), options_(options), cuda_(cuda), entry_(entry), n_periods_(n_periods),
+          device_top_(device_top), outcome_(outcome), stats_(stats), origin_(origin), origin_seconds_(origin_seconds),
+          top_(options.rank_order(), options.top_n) {}
+
+    // Waits for the slot's chunk (when one is in flight) and takes in its
+    // rows and period statistics; the slot is then free.
+    void finish(Slot& slot) {
+        if (!slot.busy) return;
+        slot.busy = false;
+        slot.stream.synchronize("running " + entry_ + " on " + chunk_name(slot));
+        kernel_intervals_.emplace_back(elapsed_milliseconds(driver_, origin_, slot.start),
+                                       elapsed_milliseconds(driver_, origin_, slot.stop));
+        ChunkTiming timing;
+        timing.device = cuda_.device;
+        timing.first = slot.begin;
+        timing.count = slot.count;
+        timing.start_seconds = origin_seconds_ + kernel_intervals_.back().first / 1000.0;
+        timing.stop_seconds = origin_seconds_ + kernel_intervals_.back().second / 1000.0;
+        stats_.chunk_timings.push_back(timing);
+        if (device_top_) {
+            device_top_->offer(slot.index, slot.count, top_, outcome_.invalid_rows);
+        } else {
+            const unsigned long long* ids = slot.ids.as<unsigned long long>();
+            const device::Metrics* rows = slot.rows.as<device::Metrics>();
+            for (std::uint64_t i = 0; i < slot.count; ++i) {
+                ResultRow row{ids[i], to_host(rows[i])};
+                top_.offer(row);
+                if (!metrics_are_finite(row.metrics)) ++outcome_.invalid_rows;
+                if (options_.keep_all_rows) outcome_.all[slot.begin + i] = row;
+                if (options_.row_sink) options_.row_sink(slot.begin + i, std::span<const ResultRow>(&row, 1));
+            }
+        }
+        // One device runs every position in ordinal order (several devices
+        // refuse periods), so position is the ordinal.
+        if (outcome_.periods.size() != slot.begin * n_periods_) {
+            throw std::logic_error("period statistics of " + chunk_name(slot) + " arrived out of order");
+        }
+        const DriverApi& api = driver_.api();
+        const std::size_t staged = slot.periods.size() / sizeof(device::PeriodStatistics);
+        for (std::size_t done = 0, total = slot.count * n_periods_; done < total;) {
+            const std::size_t piece = std::min(staged, total - done);
+            driver_.check(api.cuMemcpyDtoHAsync(slot.periods.data(),
+                                                slot.device_periods + done * sizeof(device::PeriodStatistics),
+                                                piece * sizeof(device::PeriodStatistics), slot.stream.get()),
+                          "copying the period statistics of " + chunk_name(slot) + " back");
+            slot.stream.synchronize("copying the period statistics of " + chunk_name(slot) + " back");
+            append_to_host(slot.periods.as<device::PeriodStatistics>(), piece, outcome_.periods);
+            done += piece;
+        }
+        if (options_.completed != nullptr) options_.completed->fetch_add(slot.count);
+    }
+
+    // Note [Kernel-only time]
+    // Kernels of different slots may run at the same time, so their durations
+    // do not add up: the kernel-only time is the length of the union of the
+    // [start, stop] intervals, all measured from one origin event.
+    double kernel_seconds() {
+        std::sort(kernel_intervals_.begin(), kernel_intervals_.end());
+        double kernel_milliseconds = 0.0;
+        double covered_until = 0.0;
+        for (auto [begin, end] : kernel_intervals_) {
+            begin = std::max(begin, covered_until);
+            if (end > begin) kernel_milliseconds += end - begin;
+            covered_until = std::max(covered_until, end);
+        }
+        return kernel_milliseconds / 1000.0;
+    }
+
+    std::vector<ResultRow> sorted_top() const { return top_.sorted(); }
+
+private:
+    const CudaDriver& driver_;
+    const SweepOptions& options_;
+    const CudaRunOptions& cuda_;
+    const std::string& entry_;
+    const std::size_t n_periods_;
+    std::optional<DeviceTopN>& device_top_;
+    SweepOutcome& outcome_;
+    CudaSweepStats& stats_;
+    const Event& origin_;
+    const double origin_seconds_;
+    TopN top_;
+    std::vector<std::pair<double, double>> kernel_intervals_;
+};
+
+}  // namespace
+
+SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const SweepOptions& options,
+                            const CudaRunOptions& cuda, CudaSweepStats* stats_out) {
+    const auto started = Clock::now();
+    if (job.space == nullptr || job.spec == nullptr || options.rank_metric == nullptr) {
+        throw std::invalid_argument("a CUDA sweep needs a combination space, a spec and a rank metric");
+    }
+    const DriverApi& api = driver.api();
+    CudaSweepStats stats;
+
+    // Planning: the variant, the device, the kernel.
+    const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), cuda.kernel_variant);
+    stats.kernel_variant = describe_kernel_variant(variant);
+    const DeviceInfo info = open_device(driver, cuda, stats);
+    const ChosenKernel chosen = choose_kernel(driver, job, cuda, variant, info, stats);
+    CUdevice device = 0;
+    driver.check(api.cuDeviceGet(&device, cuda.device), "opening device " + std::to_string(cuda.device));
     // Note: destruction runs in reverse, so everything below is released
     // before the context.
     PrimaryContext context(driver, device);
-    CudaModule module = CudaModule::load(driver, image, source);
+    CudaModule module = CudaModule::load(driver, chosen.image, chosen.source);
     stats.jit_log = module.info_log();
-    // Note [Two kernels per strategy]
-    const std::string entry = "btforge_" + strategy + "_sweep" + (job.account.n_periods > 0 ? "_periods" : "") +
-                              std::string(variant.suffix);
+    const std::string& entry = chosen.entry;
     CUfunction kernel = module.function(entry);
     stats.context_seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
@@ -243,45 +521,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         return outcome;
     }
 
-    // Resident data: the market, the series, the decode tables.
-    const device::MarketView& market = tables.market;
-    const std::size_t bars = static_cast<std::size_t>(std::max(market.n_bars, 0));
-    const std::size_t cells = static_cast<std::size_t>(std::max(market.n_symbols, 0)) * bars;
-    ArenaLayout layout;
-    std::vector<Upload> uploads;
-    auto resident = [&](const void* host, std::size_t bytes) {
-        uploads.push_back(Upload{host, bytes, layout.add(bytes)});
-        return uploads.size() - 1;
-    };
-    const std::size_t u_timestamp = resident(market.timestamp_ms, bars * sizeof(long long));
-    const std::size_t u_open = resident(market.open, cells * sizeof(double));
-    const std::size_t u_high = resident(market.high, cells * sizeof(double));
-    const std::size_t u_low = resident(market.low, cells * sizeof(double));
-    const std::size_t u_close = resident(market.close, cells * sizeof(double));
-    const std::size_t u_volume = resident(market.volume, cells * sizeof(double));
-    const std::size_t u_funding_rate = resident(market.funding_rate, cells * sizeof(double));
-    const std::size_t u_funding_events = resident(market.funding_events, cells * sizeof(int));
-    const std::size_t u_tradable = resident(market.tradable, cells * sizeof(unsigned char));
-    const std::size_t symbols = static_cast<std::size_t>(std::max(market.n_symbols, 0));
-    const std::size_t u_margin = resident(market.margin, symbols * sizeof(device::MarginSchedule));
-    const std::size_t u_qty_step = resident(market.qty_step, symbols * sizeof(double));
-    const std::size_t u_min_qty = resident(market.min_qty, symbols * sizeof(double));
-    const std::size_t u_price_tick = resident(market.price_tick, symbols * sizeof(double));
-    const std::size_t u_radix = resident(tables.radix.data(), tables.radix.size() * sizeof(unsigned long long));
-    const std::size_t u_stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
-    const std::size_t u_value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
-    const std::size_t u_values = resident(tables.values.data(), tables.values.size() * sizeof(double));
-    // Note [Series on the device]; one extra slot per BREADTH series holds
-    // its per-symbol EMA rows.
-    std::optional<IndicatorJobs> indicator_jobs;
-    if (!job.series->computed()) indicator_jobs = plan_indicator_jobs(*job.series, *job.market);
-    const std::size_t series_bytes =
-        indicator_jobs ? indicator_jobs->series_slots * indicator_jobs->series_length * sizeof(double) : job.series->bytes();
-    const std::size_t u_series = resident(tables.series, series_bytes);
-    const std::size_t u_series_offset =
-        resident(tables.series_offset.data(), tables.series_offset.size() * sizeof(long long));
-    const std::size_t u_series_table = resident(tables.series_table.data(), tables.series_table.size() * sizeof(int));
-    const std::size_t resident_bytes = layout.size();
+    // Resident buffers, planned first: their size enters the chunk plan.
+    const ResidentPlan resident = plan_resident(job, tables);
+    const std::size_t resident_bytes = resident.layout.size();
+    const EmbeddedKernelBuild& build = embedded_kernel_build();
     // Note [Top N on the device]: each slot's winners area grows with the
     // chunk, so the plans below count it beside the ids and rows.
     // A row sink (--all-rows) needs every row back, as keep_all_rows does.
@@ -300,8 +543,6 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // the two slots' ids and rows, planned from the memory left once the
     // series are computed, so the indicators' working memory does not shrink
     // the chunks.
-    const std::size_t indicator_work_bytes =
-        indicator_jobs ? device_indicator_work_bytes(*indicator_jobs, kIndicatorScratchBytes) : 0;
     {
         // Fails early, with what is needed and what is free, when even one
         // block of combinations cannot fit beside the resident data and the
@@ -312,7 +553,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                      "reading the free memory of device " + std::to_string(cuda.device));
         ChunkPlanInput fits;
         fits.free_bytes = free_now;
-        fits.resident_bytes = resident_bytes + indicator_work_bytes + kSlots * top_n_area.per_slot;
+        fits.resident_bytes = resident_bytes + resident.indicator_work_bytes + kSlots * top_n_area.per_slot;
         fits.bytes_per_combination = bytes_per_combination;
         fits.buffers = kSlots;
         fits.safety_margin_bytes = cuda.safety_margin_bytes;
@@ -321,54 +562,10 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         fits.granularity = build.block_size;
         plan_chunks(fits);
     }
-    DeviceBuffer resident_buffer(driver, resident_bytes, "the sweep's market, series and tables");
-    const CUdeviceptr base = resident_buffer.get();
-    const auto upload_started = Clock::now();
-    for (const Upload& u : uploads) {
-        if (u.bytes == 0 || u.host == nullptr) continue;
-        driver.check(api.cuMemcpyHtoD(base + u.offset, u.host, u.bytes), "copying the sweep's inputs to the device");
-    }
-    // A copy from pageable memory may return before its DMA lands, and the
-    // kernels run on non-blocking streams that do not wait for it.
-    driver.check(api.cuCtxSynchronize(), "finishing the copies of the sweep's inputs");
-    stats.upload_seconds = std::chrono::duration<double>(Clock::now() - upload_started).count();
+    const ResidentData on_device = upload_resident(driver, resident, tables, stats);
+    const device::SweepLaunch& launch = on_device.launch;
 
-    device::SweepLaunch launch = tables.launch({}, nullptr, nullptr);
-    // patch_launch (Note [Patching device pointers]).
-    auto at = [&](std::size_t upload) { return uploads[upload].offset; };
-    // The whole market on the device: the indicators read all of it, the
-    // sweep kernel its window (Note [Market windows]).
-    device::MarketView whole = market;
-    whole.timestamp_ms = device_pointer<const long long>(base, at(u_timestamp));
-    whole.open = device_pointer<const double>(base, at(u_open));
-    whole.high = device_pointer<const double>(base, at(u_high));
-    whole.low = device_pointer<const double>(base, at(u_low));
-    whole.close = device_pointer<const double>(base, at(u_close));
-    whole.volume = device_pointer<const double>(base, at(u_volume));
-    whole.funding_rate = device_pointer<const double>(base, at(u_funding_rate));
-    whole.funding_events = device_pointer<const int>(base, at(u_funding_events));
-    whole.tradable = device_pointer<const unsigned char>(base, at(u_tradable));
-    whole.margin = device_pointer<const device::MarginSchedule>(base, at(u_margin));
-    whole.qty_step = device_pointer<const double>(base, at(u_qty_step));
-    whole.min_qty = device_pointer<const double>(base, at(u_min_qty));
-    whole.price_tick = device_pointer<const double>(base, at(u_price_tick));
-    launch.market = window_view(whole, tables.window);
-    launch.radix = device_pointer<const unsigned long long>(base, at(u_radix));
-    launch.stride = device_pointer<const unsigned long long>(base, at(u_stride));
-    launch.value_offset = device_pointer<const int>(base, at(u_value_offset));
-    launch.values = device_pointer<const double>(base, at(u_values));
-    launch.series = device_pointer<const double>(base, at(u_series));
-    launch.series_offset = device_pointer<const long long>(base, at(u_series_offset));
-    launch.series_table = device_pointer<const int>(base, at(u_series_table));
-    if (indicator_jobs) {
-        DeviceBuffer work(driver, indicator_work_bytes, "the indicator kernels' working memory");
-        DeviceIndicatorRun run = compute_series_on_device(driver, *indicator_jobs, whole, base + at(u_series),
-                                                          work.get(), kIndicatorScratchBytes);
-        stats.indicators_on_device = true;
-        stats.indicator_seconds = run.seconds;
-        stats.indicator_jobs = run.jobs;
-    }
-
+    // The chunks: planned from the memory left, then allocated.
     const auto allocation_started = Clock::now();
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
@@ -405,37 +602,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     }
     stats.chunk_size = plan.chunk;
     stats.device_bytes = resident_bytes + plan.device_bytes;
-
-    ArenaLayout slot_layout;
-    const std::size_t slot_ids_bytes = plan.chunk * sizeof(unsigned long long);
-    const std::size_t slot_rows_bytes = plan.chunk * sizeof(device::Metrics);
-    const std::size_t slot_periods_bytes = plan.chunk * n_periods * sizeof(device::PeriodStatistics);
-    std::array<std::size_t, kSlots> ids_offset{};
-    std::array<std::size_t, kSlots> rows_offset{};
-    std::array<std::size_t, kSlots> periods_offset{};
-    for (std::size_t s = 0; s < kSlots; ++s) {
-        ids_offset[s] = slot_layout.add(slot_ids_bytes);
-        rows_offset[s] = slot_layout.add(slot_rows_bytes);
-        periods_offset[s] = slot_layout.add(slot_periods_bytes);
-    }
-    DeviceBuffer slot_buffer(driver, slot_layout.size(),
-                             std::to_string(kSlots) + " chunks of " + std::to_string(plan.chunk) +
-                                 " combinations (ids and rows)");
-    const CUdeviceptr slot_base = slot_buffer.get();
-
-    // Note [Top N on the device]: when it applies, each chunk returns only
-    // its blocks' winners. Declared before the slots, whose streams must be
-    // drained before its buffers are freed.
-    std::optional<DeviceTopN> device_top = make_device_top_n(driver, options.rank_order(), options.top_n,
-                                                             every_row_back, plan.chunk, kSlots, source);
-    std::array<std::unique_ptr<Slot>, kSlots> slots;
-    for (std::size_t s = 0; s < kSlots; ++s) {
-        slots[s] = std::make_unique<Slot>(driver, plan.chunk, device_top ? 0 : plan.chunk, n_periods);
-        slots[s]->device_ids = slot_base + ids_offset[s];
-        slots[s]->device_rows = slot_base + rows_offset[s];
-        slots[s]->device_periods = slot_base + periods_offset[s];
-        slots[s]->index = s;
-    }
+    ChunkSlots chunk_slots(driver, options, plan.chunk, n_periods, every_row_back, chosen.source);
+    std::array<std::unique_ptr<Slot>, kSlots>& slots = chunk_slots.slots;
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
     // Note [Period statistics kept as they arrive]
@@ -447,64 +615,17 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // device then too, through the slot's pinned staging buffer in pieces
     // (kPeriodStagingBytes), not through a pinned copy of the whole chunk.
     outcome.periods.reserve(outcome.combinations * n_periods);
-    TopN top(options.rank_order(), options.top_n);
     stats.allocation_seconds = std::chrono::duration<double>(Clock::now() - allocation_started).count();
-    // Note [Kernel-only time]
-    // Kernels of different slots may run at the same time, so their durations
-    // do not add up: the kernel-only time is the length of the union of the
-    // [start, stop] intervals, all measured from one origin event.
     stats.setup_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     Event origin(driver);
     origin.record(slots[0]->stream);
     slots[0]->stream.synchronize("recording the timing origin");
     // The origin on the host clock, to place the chunks on the sweep's time line.
     const double origin_seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    std::vector<std::pair<double, double>> kernel_intervals;
-    auto finish = [&](Slot& slot) {
-        if (!slot.busy) return;
-        slot.busy = false;
-        slot.stream.synchronize("running " + entry + " on " + chunk_name(slot));
-        kernel_intervals.emplace_back(elapsed_milliseconds(driver, origin, slot.start),
-                                      elapsed_milliseconds(driver, origin, slot.stop));
-        ChunkTiming timing;
-        timing.device = cuda.device;
-        timing.first = slot.begin;
-        timing.count = slot.count;
-        timing.start_seconds = origin_seconds + kernel_intervals.back().first / 1000.0;
-        timing.stop_seconds = origin_seconds + kernel_intervals.back().second / 1000.0;
-        stats.chunk_timings.push_back(timing);
-        if (device_top) {
-            device_top->offer(slot.index, slot.count, top, outcome.invalid_rows);
-        } else {
-            const unsigned long long* ids = slot.ids.as<unsigned long long>();
-            const device::Metrics* rows = slot.rows.as<device::Metrics>();
-            for (std::uint64_t i = 0; i < slot.count; ++i) {
-                ResultRow row{ids[i], to_host(rows[i])};
-                top.offer(row);
-                if (!metrics_are_finite(row.metrics)) ++outcome.invalid_rows;
-                if (options.keep_all_rows) outcome.all[slot.begin + i] = row;
-                if (options.row_sink) options.row_sink(slot.begin + i, std::span<const ResultRow>(&row, 1));
-            }
-        }
-        // One device runs every position in ordinal order (several devices
-        // refuse periods), so position is the ordinal.
-        if (outcome.periods.size() != slot.begin * n_periods) {
-            throw std::logic_error("period statistics of " + chunk_name(slot) + " arrived out of order");
-        }
-        const std::size_t staged = slot.periods.size() / sizeof(device::PeriodStatistics);
-        for (std::size_t done = 0, total = slot.count * n_periods; done < total;) {
-            const std::size_t piece = std::min(staged, total - done);
-            driver.check(api.cuMemcpyDtoHAsync(slot.periods.data(),
-                                               slot.device_periods + done * sizeof(device::PeriodStatistics),
-                                               piece * sizeof(device::PeriodStatistics), slot.stream.get()),
-                         "copying the period statistics of " + chunk_name(slot) + " back");
-            slot.stream.synchronize("copying the period statistics of " + chunk_name(slot) + " back");
-            append_to_host(slot.periods.as<device::PeriodStatistics>(), piece, outcome.periods);
-            done += piece;
-        }
-        if (options.completed != nullptr) options.completed->fetch_add(slot.count);
-    };
+    ChunkCollector collector(driver, options, cuda, entry, n_periods, chunk_slots.device_top, outcome, stats, origin,
+                             origin_seconds);
 
+    // The launches: a chunk into each free slot, the older one collected first.
     std::atomic<std::uint64_t> own_next{0};
     std::atomic<std::uint64_t>& next = cuda.shared_next != nullptr ? *cuda.shared_next : own_next;
     std::uint64_t launched = 0;
@@ -515,7 +636,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             break;
         }
         Slot& slot = *slots[launched % kSlots];
-        finish(slot);  // chunk launched - kSlots: its buffers are now free
+        collector.finish(slot);  // chunk launched - kSlots: its buffers are now free
         // Take the next chunk only now that a slot is free: a device that
         // started first must not hoard chunks another could run (Note
         // [Several GPUs]).
@@ -544,8 +665,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                      "launching " + entry + " (" + std::to_string(grid) + " blocks of " + std::to_string(block) +
                          " threads) on " + chunk_name(slot));
         slot.stop.record(slot.stream);
-        if (device_top) {
-            device_top->enqueue(slot.index, slot.stream, slot.device_ids, slot.device_rows, slot.count);
+        if (chunk_slots.device_top) {
+            chunk_slots.device_top->enqueue(slot.index, slot.stream, slot.device_ids, slot.device_rows, slot.count);
         } else {
             driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows,
                                                slot.count * sizeof(device::Metrics), slot.stream.get()),
@@ -555,24 +676,16 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         ++launched;
     }
     // The oldest chunk first, so rows are ranked in launch order.
-    for (std::size_t k = 0; k < kSlots; ++k) finish(*slots[(launched + k) % kSlots]);
+    for (std::size_t k = 0; k < kSlots; ++k) collector.finish(*slots[(launched + k) % kSlots]);
 
     stats.chunks = launched;
-    std::sort(kernel_intervals.begin(), kernel_intervals.end());
-    double kernel_milliseconds = 0.0;
-    double covered_until = 0.0;
-    for (auto [begin, end] : kernel_intervals) {
-        begin = std::max(begin, covered_until);
-        if (end > begin) kernel_milliseconds += end - begin;
-        covered_until = std::max(covered_until, end);
-    }
-    stats.kernel_seconds = kernel_milliseconds / 1000.0;
+    stats.kernel_seconds = collector.kernel_seconds();
     outcome.cancelled = cancelled;
     if (cancelled) {
         outcome.all.clear();
         outcome.periods.clear();
     } else {
-        outcome.top = top.sorted();
+        outcome.top = collector.sorted_top();
     }
     outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     if (stats_out != nullptr) *stats_out = std::move(stats);

@@ -96,21 +96,144 @@ overfitting_on_device(std::shared_ptr<cuda::CudaDriver> driver, int device) {
     };
 }
 
+// ---- The backends (Note [Backend registry]) ------------------------------
+
+ResolvedBackend make_cpu(const BackendChoice&, const std::string&, int threads, const BackendNotice&,
+                         const BackendSetup&) {
+    ResolvedBackend r;
+    r.description = "cpu (" + thread_count_text(threads) + ")";
+    r.run = &run_cpu_sweep;
+    return r;
+}
+
+ResolvedBackend make_emu(const BackendChoice& c, const std::string& strategy, int threads, const BackendNotice&,
+                         const BackendSetup&) {
+    if (!emu_supports(strategy)) {
+        throw std::runtime_error("no generated kernel for strategy '" + strategy + "' (--backend emu): " +
+                                 missing_strategy_hint(strategy));
+    }
+    ResolvedBackend r;
+    r.description = "emu (host-compiled generated code, " + thread_count_text(threads) + ")";
+    r.run = [variant = c.kernel_variant](const SweepJob& job, const SweepOptions& sweep) {
+        return run_emu_sweep(job, sweep, variant);
+    };
+    r.series = [threads](const SeriesCache& plan, const Market& market) {
+        return emu_compute_series(plan, market, threads);
+    };
+    return r;
+}
+
+ResolvedBackend make_cuda(const BackendChoice& c, const std::string&, int, const BackendNotice& notice,
+                          const BackendSetup& setup) {
+    ResolvedBackend r;
+    r.driver = setup.driver;
+    const std::vector<int> devices =
+        chosen_devices(c, static_cast<int>(cuda::list_devices(*r.driver).size()));
+    r.description = "cuda (";
+    if (devices.size() > 1) r.description += std::to_string(devices.size()) + " GPUs: ";
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        cuda::DeviceInfo device = cuda::describe_device(*r.driver, devices[i]);
+        r.description += (i == 0 ? "" : "; ") + std::string("device ") + std::to_string(device.index) + ": " +
+                         device.name + ", sm_" + std::to_string(device.compute_major) +
+                         std::to_string(device.compute_minor);
+    }
+    r.description += ", driver " + cuda::format_cuda_version(r.driver->version()) + ")";
+    cuda::CudaRunOptions options;
+    options.device = c.device;
+    options.max_chunk = c.max_chunk;
+    options.kernel_variant = c.kernel_variant;
+    if (!c.kernels_file.empty()) options.kernel_file = c.kernels_file;
+    if (c.jit) {
+        cuda::JitRequest jit;
+        if (!c.jit_cache.empty()) jit.cache_directory = c.jit_cache;
+        jit.nvrtc = setup.nvrtc;
+        options.jit = std::move(jit);
+        r.description.back() = ',';
+        r.description += " NVRTC " + setup.nvrtc->version() + " --jit)";
+    }
+    r.cuda_stats = std::make_shared<cuda::CudaSweepStats>();
+    r.contexts = std::make_shared<cuda::ContextWarmUp>(r.driver, devices);
+    std::shared_ptr<cuda::ContextWarmUp> contexts = r.contexts;
+    std::shared_ptr<cuda::CudaDriver> driver = r.driver;
+    const int first_device = devices.front();
+    if (cuda::embedded_kernel_image(cuda::kIndicatorModule)) {
+        r.series = [driver, first_device](const SeriesCache& plan, const Market& market) {
+            return cuda::compute_series_with_device(*driver, first_device, plan, market, nullptr);
+        };
+    }
+    if (!cuda::embedded_backtest_overfitting_image().empty()) r.overfitting = overfitting_on_device(driver, first_device);
+    std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
+    r.run = [driver, stats, options, devices, contexts, notice](const SweepJob& job, const SweepOptions& sweep) {
+        // What is left of the contexts' creation belongs to this sweep's time.
+        const double waited = contexts->wait();
+        std::vector<cuda::CudaSweepStats> per_device;
+        SweepOutcome outcome;
+        try {
+            outcome = cuda::run_multi_gpu_sweep(*driver, job, sweep, options, devices, &per_device);
+        } catch (...) {
+            contexts->release();
+            throw;
+        }
+        contexts->release();  // Note [Contexts created ahead]: only the first sweep uses them
+        outcome.seconds += waited;
+        // The devices run at once: kernel-only time is the longest one's.
+        *stats = per_device.front();
+        for (const cuda::CudaSweepStats& d : per_device) {
+            stats->kernel_seconds = std::max(stats->kernel_seconds, d.kernel_seconds);
+            stats->setup_seconds = std::max(stats->setup_seconds, d.setup_seconds);
+            stats->context_seconds = std::max(stats->context_seconds, d.context_seconds);
+            stats->allocation_seconds = std::max(stats->allocation_seconds, d.allocation_seconds);
+            stats->indicator_seconds = std::max(stats->indicator_seconds, d.indicator_seconds);
+        }
+        stats->chunks = 0;
+        stats->device_kernel_seconds.clear();
+        stats->chunk_timings.clear();
+        for (const cuda::CudaSweepStats& d : per_device) {
+            stats->chunks += d.chunks;
+            if (per_device.size() > 1) stats->device_kernel_seconds.push_back(d.kernel_seconds);
+            stats->chunk_timings.insert(stats->chunk_timings.end(), d.chunk_timings.begin(), d.chunk_timings.end());
+        }
+        // The description is fixed before the run; what the JIT did is
+        // known only after it (Note [Backend resolution]).
+        if (stats->jit && notice) {
+            notice("kernel " + stats->kernel_source +
+                   (stats->jit_cache_file.empty() ? std::string(", no cache directory")
+                                                  : " (" + stats->jit_cache_file + ")"));
+        }
+        return outcome;
+    };
+    return r;
+}
+
+constexpr BackendEntry kBackends[] = {
+    {"cpu", "the reference on all cores", false, &make_cpu},
+    {"emu", "the generated kernels compiled for the host", false, &make_emu},
+    {"cuda", "the generated kernels on the GPU", true, &make_cuda},
+};
+
 }  // namespace
+
+std::span<const BackendEntry> backend_registry() { return kBackends; }
+
+const BackendEntry* find_backend(std::string_view name) {
+    for (const BackendEntry& entry : kBackends) {
+        if (entry.name == name) return &entry;
+    }
+    return nullptr;
+}
 
 ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strategy, int threads,
                                 const BackendNotice& notice) {
-    ResolvedBackend r;
     std::string name = c.name;
-    std::shared_ptr<const cuda::NvrtcLibrary> nvrtc;
+    BackendSetup setup;
     if (c.jit) {
         if (name != "cuda" && name != "auto") {
             throw UsageError("--jit compiles GPU kernels: it needs --backend cuda, not --backend " + name);
         }
         if (!c.kernels_file.empty()) throw UsageError("--jit and --kernels exclude each other");
         std::string why_not;
-        nvrtc = cuda::NvrtcLibrary::open(&why_not);
-        if (nvrtc == nullptr) throw std::runtime_error(why_not);
+        setup.nvrtc = cuda::NvrtcLibrary::open(&why_not);
+        if (setup.nvrtc == nullptr) throw std::runtime_error(why_not);
     } else if (!c.jit_cache.empty()) {
         throw UsageError("--jit-cache is only used with --jit");
     }
@@ -121,113 +244,22 @@ ResolvedBackend resolve_backend(const BackendChoice& c, const std::string& strat
         throw UsageError(e.what());
     }
     if (name == "auto" || name == "cuda") {
-        std::string why = cuda_unavailable_reason(c, strategy, r.driver);
+        std::string why = cuda_unavailable_reason(c, strategy, setup.driver);
         if (!why.empty()) {
             if (name == "cuda" || c.jit) {
                 throw std::runtime_error("--" + std::string(c.jit ? "jit" : "backend cuda") + " cannot run: " + why);
             }
             if (notice) notice("no usable GPU (" + why + "); running on the CPU");
             name = "cpu";
-            r.driver.reset();
+            setup.driver.reset();
         } else {
             name = "cuda";
         }
     }
+    const BackendEntry* entry = find_backend(name);
+    if (entry == nullptr) throw UsageError("unknown backend '" + c.name + "' for --backend");
+    ResolvedBackend r = entry->make(c, strategy, threads, notice, setup);
     r.name = name;
-    if (name == "cpu") {
-        r.description = "cpu (" + thread_count_text(threads) + ")";
-        r.run = &run_cpu_sweep;
-    } else if (name == "emu") {
-        if (!emu_supports(strategy)) {
-            throw std::runtime_error("no generated kernel for strategy '" + strategy + "' (--backend emu): " +
-                                     missing_strategy_hint(strategy));
-        }
-        r.description = "emu (host-compiled generated code, " + thread_count_text(threads) + ")";
-        r.run = [variant = c.kernel_variant](const SweepJob& job, const SweepOptions& sweep) {
-            return run_emu_sweep(job, sweep, variant);
-        };
-        r.series = [threads](const SeriesCache& plan, const Market& market) {
-            return emu_compute_series(plan, market, threads);
-        };
-    } else if (name == "cuda") {
-        const std::vector<int> devices =
-            chosen_devices(c, static_cast<int>(cuda::list_devices(*r.driver).size()));
-        r.description = "cuda (";
-        if (devices.size() > 1) r.description += std::to_string(devices.size()) + " GPUs: ";
-        for (std::size_t i = 0; i < devices.size(); ++i) {
-            cuda::DeviceInfo device = cuda::describe_device(*r.driver, devices[i]);
-            r.description += (i == 0 ? "" : "; ") + std::string("device ") + std::to_string(device.index) + ": " +
-                             device.name + ", sm_" + std::to_string(device.compute_major) +
-                             std::to_string(device.compute_minor);
-        }
-        r.description += ", driver " + cuda::format_cuda_version(r.driver->version()) + ")";
-        cuda::CudaRunOptions options;
-        options.device = c.device;
-        options.max_chunk = c.max_chunk;
-        options.kernel_variant = c.kernel_variant;
-        if (!c.kernels_file.empty()) options.kernel_file = c.kernels_file;
-        if (c.jit) {
-            cuda::JitRequest jit;
-            if (!c.jit_cache.empty()) jit.cache_directory = c.jit_cache;
-            jit.nvrtc = nvrtc;
-            options.jit = std::move(jit);
-            r.description.back() = ',';
-            r.description += " NVRTC " + nvrtc->version() + " --jit)";
-        }
-        r.cuda_stats = std::make_shared<cuda::CudaSweepStats>();
-        r.contexts = std::make_shared<cuda::ContextWarmUp>(r.driver, devices);
-        std::shared_ptr<cuda::ContextWarmUp> contexts = r.contexts;
-        std::shared_ptr<cuda::CudaDriver> driver = r.driver;
-        const int first_device = devices.front();
-        if (cuda::embedded_kernel_image(cuda::kIndicatorModule)) {
-            r.series = [driver, first_device](const SeriesCache& plan, const Market& market) {
-                return cuda::compute_series_with_device(*driver, first_device, plan, market, nullptr);
-            };
-        }
-        if (!cuda::embedded_backtest_overfitting_image().empty()) r.overfitting = overfitting_on_device(driver, first_device);
-        std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
-        r.run = [driver, stats, options, devices, contexts, notice](const SweepJob& job, const SweepOptions& sweep) {
-            // What is left of the contexts' creation belongs to this sweep's time.
-            const double waited = contexts->wait();
-            std::vector<cuda::CudaSweepStats> per_device;
-            SweepOutcome outcome;
-            try {
-                outcome = cuda::run_multi_gpu_sweep(*driver, job, sweep, options, devices, &per_device);
-            } catch (...) {
-                contexts->release();
-                throw;
-            }
-            contexts->release();  // Note [Contexts created ahead]: only the first sweep uses them
-            outcome.seconds += waited;
-            // The devices run at once: kernel-only time is the longest one's.
-            *stats = per_device.front();
-            for (const cuda::CudaSweepStats& d : per_device) {
-                stats->kernel_seconds = std::max(stats->kernel_seconds, d.kernel_seconds);
-                stats->setup_seconds = std::max(stats->setup_seconds, d.setup_seconds);
-                stats->context_seconds = std::max(stats->context_seconds, d.context_seconds);
-                stats->allocation_seconds = std::max(stats->allocation_seconds, d.allocation_seconds);
-                stats->indicator_seconds = std::max(stats->indicator_seconds, d.indicator_seconds);
-            }
-            stats->chunks = 0;
-            stats->device_kernel_seconds.clear();
-            stats->chunk_timings.clear();
-            for (const cuda::CudaSweepStats& d : per_device) {
-                stats->chunks += d.chunks;
-                if (per_device.size() > 1) stats->device_kernel_seconds.push_back(d.kernel_seconds);
-                stats->chunk_timings.insert(stats->chunk_timings.end(), d.chunk_timings.begin(), d.chunk_timings.end());
-            }
-            // The description is fixed before the run; what the JIT did is
-            // known only after it (Note [Backend resolution]).
-            if (stats->jit && notice) {
-                notice("kernel " + stats->kernel_source +
-                       (stats->jit_cache_file.empty() ? std::string(", no cache directory")
-                                                      : " (" + stats->jit_cache_file + ")"));
-            }
-            return outcome;
-        };
-    } else {
-        throw UsageError("unknown backend '" + c.name + "' for --backend");
-    }
     return r;
 }
 

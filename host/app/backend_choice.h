@@ -3,7 +3,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "host/engine/cpu_sweep.h"
 #include "host/validation/backtest_overfitting.h"
@@ -13,6 +15,7 @@ namespace btforge {
 namespace cuda {
 class CudaDriver;
 class ContextWarmUp;
+class NvrtcLibrary;
 struct CudaSweepStats;
 }  // namespace cuda
 
@@ -67,6 +70,31 @@ struct ResolvedBackend {
 // What a backend says to the user that is neither a result nor an error
 // (SweepHooks::notice): auto falling back to the CPU, the kernel a JIT built.
 using BackendNotice = std::function<void(const std::string&)>;
+
+// What resolution opened before a backend is made: the CUDA driver (cuda,
+// and auto where a GPU is usable) and NVRTC (--jit).
+struct BackendSetup {
+    std::shared_ptr<cuda::CudaDriver> driver;
+    std::shared_ptr<const cuda::NvrtcLibrary> nvrtc;
+};
+
+// Note [Backend registry]
+// The backends a run can take, in one table: the name --backend and the
+// Python keyword accept, what it means (the command line's --help reads it
+// from here), whether it runs on a GPU, and the function that makes it. A
+// new backend is one entry and one make function; resolve_backend first
+// applies the rules between the settings (--jit, --kernels, --max-chunk,
+// the kernel variant) and turns auto into cuda or cpu, then makes the entry
+// of that name. "auto" is resolution, not a backend.
+struct BackendEntry {
+    std::string_view name;
+    std::string_view meaning;
+    bool gpu;
+    ResolvedBackend (*make)(const BackendChoice& choice, const std::string& strategy, int threads,
+                            const BackendNotice& notice, const BackendSetup& setup);
+};
+std::span<const BackendEntry> backend_registry();
+const BackendEntry* find_backend(std::string_view name);  // null: no such backend
 
 // Throws a UsageError for settings that exclude each other or an unknown
 // name; a backend asked for by name that cannot run is a std::runtime_error.

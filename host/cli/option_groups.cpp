@@ -91,22 +91,18 @@ po::options_description account_options(AccountChoice& c) {
 
 namespace {
 
-// "emu|cuda: emu = ...; cuda = ..." for exactly the backends a command takes.
+// "emu|cuda: emu = ...; cuda = ..." for exactly the backends a command
+// takes, in the words of the registry (Note [Backend registry]).
 std::string backend_help(const std::string& allowed) {
-    const std::pair<const char*, const char*> meanings[] = {
-        {"cpu", "the reference on all cores"},
-        {"emu", "the generated kernels compiled for the host"},
-        {"cuda", "the generated kernels on the GPU"},
-        {"auto", "cuda when usable, else cpu"},
-    };
     std::string help = allowed + ":";
     const std::string listed = "|" + allowed + "|";
     std::string separator = " ";
-    for (const auto& [name, meaning] : meanings) {
-        if (listed.find("|" + std::string(name) + "|") == std::string::npos) continue;
-        help += separator + name + " = " + meaning;
+    for (const BackendEntry& entry : backend_registry()) {
+        if (listed.find("|" + std::string(entry.name) + "|") == std::string::npos) continue;
+        help += separator + std::string(entry.name) + " = " + std::string(entry.meaning);
         separator = "; ";
     }
+    if (listed.find("|auto|") != std::string::npos) help += separator + "auto = cuda when usable, else cpu";
     return help;
 }
 

@@ -1,8 +1,5 @@
 #include "host/app/market_choice.h"
 
-#include "host/app/output_files.h"
-#include "host/app/thread_count.h"
-
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -33,7 +30,7 @@ std::int64_t funding_interval_ms(double hours) {
     if (!(ms >= static_cast<double>(kMinFundingIntervalMs) && ms <= static_cast<double>(kMaxFundingIntervalMs)) ||
         ms != std::floor(ms)) {
         throw UsageError("--funding-interval-hours must be a whole number of milliseconds from 1 minute to 366 days "
-                        "(8784 hours), got " + text_of(hours));
+                         "(8784 hours), got " + text_of(hours));
     }
     return static_cast<std::int64_t>(ms);
 }
@@ -78,7 +75,7 @@ std::string csv_funding_note(const MarketChoice& c, const CsvMarketFacts& facts)
 LoadedMarket load_market(const MarketChoice& c) {
     if (!funding_rate_in_range(c.funding_rate)) {
         throw UsageError("--funding-rate must be finite and within -1..1 (100% of the position's value per funding "
-                        "time), got " + text_of(c.funding_rate));
+                         "time), got " + text_of(c.funding_rate));
     }
     std::optional<EpochUnit> timestamp_unit;
     if (c.timestamp_unit != "auto") {
@@ -130,7 +127,7 @@ LoadedMarket load_market(const MarketChoice& c) {
     } else {
         if (!c.instruments_file.empty() || !c.symbols.empty() || (timestamp_unit && c.funding_file.empty())) {
             throw UsageError("--instruments, --symbols and --timestamp-unit apply to --data (and --timestamp-unit to "
-                            "--funding-file); the synthetic market has its own");
+                             "--funding-file); the synthetic market has its own");
         }
         if (c.synthetic_bar_minutes < 1) throw UsageError("--synthetic-bar-minutes must be >= 1");
         if (c.synthetic_symbols < 1 || c.synthetic_symbols > kMaxSymbols) {

@@ -233,18 +233,18 @@ MpiSweepResult run_mpi_sweep(SweepRequest request, const std::string& output, co
         shards = mpi.shards != 0 ? mpi.shards : static_cast<std::uint64_t>(ranks);
         if (shards > kMaxShards) {
             throw UsageError("--mpi-shards " + std::to_string(shards) + ": at most " + std::to_string(kMaxShards) +
-                            " shards (rank 0 holds every shard; Note [Shards])");
+                             " shards (rank 0 holds every shard; Note [Shards])");
         }
         if (shards < static_cast<std::uint64_t>(ranks)) {
             throw UsageError("--mpi-shards " + std::to_string(shards) + " is fewer than the " + std::to_string(ranks) +
-                            " ranks: every rank takes one shard at least");
+                             " ranks: every rank takes one shard at least");
         }
         request.shard = "0/" + std::to_string(shards);  // the shard options' checks
         checked = check_sweep_request(std::move(request));
         if (rank == 0) {
             if (output.empty() || output.back() == '/') {
                 throw UsageError("--output '" + output + "': expected a file name without extension (results go to " +
-                                "OUTPUT.csv and OUTPUT.json)");
+                                 "OUTPUT.csv and OUTPUT.json)");
             }
             // Note [Outputs checked before work]; opened again for the merge,
             // so no temporary waits through the run.

@@ -41,13 +41,13 @@ OutputTransaction open_outputs(const std::vector<NamedFile>& outputs, const std:
         for (std::size_t j = 0; j < i; ++j) {
             if (same_file(outputs[j].path, out.path)) {
                 throw UsageError(outputs[j].option + " and " + out.option + " name the same file " +
-                                out.path.string() + "; each result needs its own");
+                                 out.path.string() + "; each result needs its own");
             }
         }
         for (const NamedFile& in : inputs) {
             if (!in.path.empty() && same_file(in.path, out.path)) {
                 throw UsageError(out.option + " would write " + out.path.string() + ", which is the " + in.option +
-                                " input; choose another output name");
+                                 " input; choose another output name");
             }
         }
     }

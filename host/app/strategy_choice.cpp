@@ -80,7 +80,7 @@ Grid load_grid(const StrategyChoice& c, const StrategySpec& spec, std::string_vi
         // none; another grid would be timed under its name.
         if (kind == "bench_large") {
             throw UsageError("--workload large: strategy '" + spec.name + "' has no spec/" + file +
-                            " (every strategy's speed guard workload, Note [Speed guard])");
+                             " (every strategy's speed guard workload, Note [Speed guard])");
         }
     }
     return default_grid(spec);

@@ -94,7 +94,7 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
     }
     if (r.top_n < 1 || r.top_n > static_cast<long long>(kMaxTopRows)) {
         throw UsageError("--top must be in 1.." + std::to_string(kMaxTopRows) + ", got " + std::to_string(r.top_n) +
-                        (r.top_n > 0 ? " (--all-rows writes every row to the files)" : ""));
+                         (r.top_n > 0 ? " (--all-rows writes every row to the files)" : ""));
     }
     r.threads = resolve_threads(r.threads);
     // Note [Validation of a sweep]
@@ -105,7 +105,7 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         checked.walk_forward_metric = walk_forward_score(r.rank_by);
         if (!checked.walk_forward_metric) {
             throw UsageError("--walk-forward ranks each in-sample window by --rank-by computed from the period sums: "
-                            "sharpe, sortino or total_return (got " + r.rank_by + ")");
+                             "sharpe, sortino or total_return (got " + r.rank_by + ")");
         }
     }
     if (checked.rank_by_dsr) {
@@ -113,7 +113,7 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         if (r.all_rows) throw UsageError("--rank-by dsr ranks the kept rows after the sweep; --all-rows cannot be ranked so");
         if (static_cast<std::size_t>(r.top_n) > kMaxDeflatedTopRows) {
             throw UsageError("--rank-by dsr replays each kept row on the CPU: --top at most " +
-                            std::to_string(kMaxDeflatedTopRows) + ", got " + std::to_string(r.top_n));
+                             std::to_string(kMaxDeflatedTopRows) + ", got " + std::to_string(r.top_n));
         }
     }
     if (r.periods < 0) r.periods = r.pbo || checked.walk_forward_plan || checked.rank_by_dsr ? kMaxPeriods : 0;
@@ -122,13 +122,13 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
     }
     if (r.pbo && (r.periods < 2 || r.periods % 2 != 0)) {
         throw UsageError("--pbo splits the periods in halves: --periods must be even and at least 2, got " +
-                        std::to_string(r.periods));
+                         std::to_string(r.periods));
     }
     check_pbo_backend_name(r.pbo_backend);
     if (checked.walk_forward_plan && checked.walk_forward_plan->in_sample_periods >= r.periods) {
         throw UsageError("--walk-forward " + r.walk_forward + " needs more than " +
-                        std::to_string(checked.walk_forward_plan->in_sample_periods) + " periods (--periods " +
-                        std::to_string(r.periods) + "): one at least must be out of sample");
+                         std::to_string(checked.walk_forward_plan->in_sample_periods) + " periods (--periods " +
+                         std::to_string(r.periods) + "): one at least must be out of sample");
     }
     if (!r.shard.empty()) {
         std::string why;
@@ -136,7 +136,7 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         if (!checked.shard) throw UsageError("--shard: " + why);
         if (checked.rank_by_dsr) {
             throw UsageError("--rank-by dsr replays the kept rows on the market after the sweep; shards cannot be "
-                            "ranked so (rank shards by a metric)");
+                             "ranked so (rank shards by a metric)");
         }
     }
     checked.request = std::move(r);
@@ -188,7 +188,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     ResolvedBackend backend = resolve_backend(r.backend, spec.name, threads, hooks.notice);
     if (r.pbo && r.pbo_backend == "cuda" && !backend.overfitting) {
         throw UsageError("--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: " +
-                        (backend.name != "cuda" ? "this sweep runs on " + backend.name
+                         (backend.name != "cuda" ? "this sweep runs on " + backend.name
                                                 : std::string("this btforge was built without nvcc")));
     }
     run->grid = load_grid(r.strategy, spec);
@@ -202,7 +202,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     const MarketWindow& window = run->window;
     if (window.n_bars < periods) {
         throw UsageError("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
-                        std::to_string(window.n_bars));
+                         std::to_string(window.n_bars));
     }
 
     run->identity = run_identity(*run, checked);  // Note [Identity of a run's inputs]

@@ -32,7 +32,7 @@ std::string hardware_threads_text() {
 int resolve_threads(int requested) {
     if (requested < 0 || requested > kMaxThreads) {
         throw UsageError("--threads must be in 0.." + std::to_string(kMaxThreads) +
-                        " (0: every CPU this process may run on), got " + std::to_string(requested));
+                         " (0: every CPU this process may run on), got " + std::to_string(requested));
     }
     if (requested > 0) return requested;
     return std::min(usable_cpu_count(), kMaxThreads);

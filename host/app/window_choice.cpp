@@ -14,14 +14,14 @@ std::optional<std::int64_t> parse_bound(const std::string& option, const std::st
     const std::optional<TimestampText> parsed = parse_timestamp(text);
     if (!parsed) {
         throw UsageError(option + " '" + text + "': expected an ISO-8601 UTC time (2024-01-31, 2024-01-31T08:00, "
-                        "2024-01-31T08:00:00+02:00) or an integer epoch time");
+                         "2024-01-31T08:00:00+02:00) or an integer epoch time");
     }
     if (!parsed->is_integer) return parsed->value;
     const std::optional<EpochUnit> unit = plausible_epoch_unit(parsed->value);
     if (!unit) {
         throw UsageError(option + " '" + text + "': an integer is read as epoch seconds, milliseconds, microseconds or "
-                        "nanoseconds, whichever makes it a date in " + describe_plausible_window() +
-                        "; this one is in none (write the time in ISO-8601)");
+                         "nanoseconds, whichever makes it a date in " + describe_plausible_window() +
+                         "; this one is in none (write the time in ISO-8601)");
     }
     const EpochMs ms = epoch_to_ms(parsed->value, *unit);
     if (ms.result != EpochConversion::Exact) {

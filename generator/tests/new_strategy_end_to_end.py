@@ -105,11 +105,13 @@ class NewStrategyEndToEnd(unittest.TestCase):
                    "--combinations", "2000", "--threads", jobs], root)
         self.assertIn("100", out)
 
-        # CI checks it with no list to edit: its parity, its CLI checks and its
-        # scenario tests are registered with CTest.
+        # CI checks it with no list to edit: its parity, its liquidation parity
+        # in both margin modes, its CLI checks and its scenario tests are
+        # registered with CTest.
         ctest = os.path.join(os.path.dirname(CMAKE), "ctest")
         listed = run([ctest if os.path.exists(ctest) else "ctest", "-N", "-R", NAME], build)
-        for test in ("parity_emu_" + NAME, "strategy_checks_" + NAME, NAME + "_scenarios_test"):
+        for test in ("parity_emu_" + NAME, "strategy_checks_" + NAME, NAME + "_scenarios_test",
+                     "parity_emu_liquidation_%s_cross" % NAME, "parity_emu_liquidation_%s_isolated" % NAME):
             self.assertIn(test, listed, "CTest does not register " + test)
 
         after = manifest(root)

@@ -21,10 +21,6 @@
 
 namespace btforge {
 
-std::string thread_count_text(int threads) {
-    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-}
-
 namespace {
 
 // The GPU ordinals to run on: --devices (all, or a comma list), else --device.
@@ -206,9 +202,9 @@ ResolvedBackend make_cuda(const BackendChoice& c, const std::string&, int, const
 }
 
 constexpr BackendEntry kBackends[] = {
-    {"cpu", "the reference on all cores", false, &make_cpu},
-    {"emu", "the generated kernels compiled for the host", false, &make_emu},
-    {"cuda", "the generated kernels on the GPU", true, &make_cuda},
+    {"cpu", "the reference on all cores", &make_cpu},
+    {"emu", "the generated kernels compiled for the host", &make_emu},
+    {"cuda", "the generated kernels on the GPU", &make_cuda},
 };
 
 }  // namespace

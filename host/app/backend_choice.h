@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "host/app/thread_count.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/validation/backtest_overfitting.h"
 
@@ -81,15 +82,14 @@ struct BackendSetup {
 // Note [Backend registry]
 // The backends a run can take, in one table: the name --backend and the
 // Python keyword accept, what it means (the command line's --help reads it
-// from here), whether it runs on a GPU, and the function that makes it. A
-// new backend is one entry and one make function; resolve_backend first
+// from here) and the function that makes it. A new backend is one entry
+// and one make function; resolve_backend first
 // applies the rules between the settings (--jit, --kernels, --max-chunk,
 // the kernel variant) and turns auto into cuda or cpu, then makes the entry
 // of that name. "auto" is resolution, not a backend.
 struct BackendEntry {
     std::string_view name;
     std::string_view meaning;
-    bool gpu;
     ResolvedBackend (*make)(const BackendChoice& choice, const std::string& strategy, int threads,
                             const BackendNotice& notice, const BackendSetup& setup);
 };
@@ -140,6 +140,5 @@ SeriesCache series_for_backend(const ResolvedBackend& backend, const StrategySpe
 // "15 indicator series (48 MiB) built on 2 threads in 0.05 s", or "... computed by the backend".
 std::string describe_series(const SeriesCache& series, int threads);
 
-std::string thread_count_text(int threads);
 
 }  // namespace btforge

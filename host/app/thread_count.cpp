@@ -38,4 +38,8 @@ int resolve_threads(int requested) {
     return std::min(usable_cpu_count(), kMaxThreads);
 }
 
+std::string thread_count_text(int threads) {
+    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
 }  // namespace btforge

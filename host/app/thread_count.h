@@ -24,4 +24,7 @@ std::string hardware_threads_text();
 // Throws a UsageError outside 0..kMaxThreads.
 int resolve_threads(int requested);
 
+// "1 thread", "16 threads".
+std::string thread_count_text(int threads);
+
 }  // namespace btforge

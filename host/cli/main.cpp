@@ -31,6 +31,12 @@ constexpr const char* kUsage =
     "Without --data every command uses the embedded synthetic market; without --spec/--grid\n"
     "the embedded default strategy and its quickstart grid.\n";
 
+// A usage error, the parser's or the application layer's: exit 2.
+int usage_failure(const std::string& command, const std::exception& e) {
+    std::cerr << "btforge " << command << ": " << e.what() << "\n(see btforge " << command << " --help)\n";
+    return btforge::kExitUsage;
+}
+
 }  // namespace
 
 // Note [Messages, not library texts]
@@ -64,12 +70,9 @@ int main(int argc, char** argv) {
         std::cerr << "btforge: unknown command '" << command << "'\n\n" << kUsage;
         return btforge::kExitUsage;
     } catch (const boost::program_options::error& e) {
-        std::cerr << "btforge " << command << ": " << e.what() << "\n(see btforge " << command << " --help)\n";
-        return btforge::kExitUsage;
+        return usage_failure(command, e);
     } catch (const btforge::UsageError& e) {
-        // Note [Usage errors]: the application layer's, said as Boost's are.
-        std::cerr << "btforge " << command << ": " << e.what() << "\n(see btforge " << command << " --help)\n";
-        return btforge::kExitUsage;
+        return usage_failure(command, e);  // Note [Usage errors]: the application layer's, said as Boost's are
     } catch (const btforge::OutputCancelled& e) {
         std::cerr << "btforge " << command << ": " << e.what() << "; no result file written\n";
         return btforge::kExitInterrupted;

@@ -19,10 +19,13 @@ Replayed replay_combination(const SweepJob& base, std::span<const double> values
     FillLog counting{nullptr, 0, 0};
     run_combination(job, values, &counting, nullptr);
     Replayed out;
-    out.fills.resize(static_cast<std::size_t>(counting.count));
-    FillLog log{out.fills.data(), counting.count, 0};
+    out.log.resize(static_cast<std::size_t>(counting.count));
+    FillLog log{out.log.data(), counting.count, 0};
     out.equity.resize(static_cast<std::size_t>(job.window.n_bars));
     out.metrics = run_combination(job, values, &log, out.equity.data());
+    for (const FillRecord& record : out.log) {
+        if (record.reason != kFunding) out.fills.push_back(record);
+    }
     return out;
 }
 
@@ -104,7 +107,7 @@ std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
                        make_account_config(run->account, market), nullptr};
     run->replayed = replay_combination(job, run->values);
     if (r.round_trips) {
-        run->round_trips = derive_round_trips(job.view(), job.account.initial_equity, run->replayed.fills);
+        run->round_trips = derive_round_trips(job.view(), job.account.initial_equity, run->replayed.log);
     }
     return run;
 }

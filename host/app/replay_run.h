@@ -51,12 +51,13 @@ struct ReplayRequest {
 // window or account changed since the sweep is named, not replayed. The
 // sweep prints this command for its best row.
 
-// A replayed combination: metrics, every fill and the close-marked equity of
-// every bar of the window.
+// A replayed combination: metrics, its log, the fills and the close-marked
+// equity of every bar of the window.
 struct Replayed {
     Metrics metrics{};
-    std::vector<FillRecord> fills;
-    std::vector<double> equity;  // one per bar of the window
+    std::vector<FillRecord> log;    // fills and funding settlements in order (Note [Funding in the fill log])
+    std::vector<FillRecord> fills;  // the log's fills: the trade log
+    std::vector<double> equity;     // one per bar of the window
 };
 
 // One combination on the CPU reference, with its own series, over `base`'s

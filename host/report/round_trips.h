@@ -29,13 +29,13 @@ struct RoundTrip {
     int exit_reason = 0;    // FillReason of the final close
 };
 
-// The round trips of a complete fill log, in the order of their trade index.
-// `initial_equity` is the account's starting cash. Throws std::runtime_error
-// when the log does not replay exactly (it was cut short, or the strategy
-// does not follow the bar order of Note [Round trips from the fill log]):
-// nothing is then attributed.
+// The round trips of a complete fill log (its fills and funding
+// settlements, in the reference's order), in the order of their trade index.
+// `initial_equity` is the account's starting cash; `market` bounds the bars
+// and symbols. Throws std::runtime_error when the log does not add up (Note
+// [Round trips from the fill log]): nothing is then attributed.
 std::vector<RoundTrip> derive_round_trips(const MarketView& market, double initial_equity,
-                                          std::span<const FillRecord> fills);
+                                          std::span<const FillRecord> log);
 
 // trade,symbol,side,entry_time,entry_price,exit_time,exit_price,quantity,
 // gross_pnl,fees,funding,net_pnl,exit_reason,bars_held

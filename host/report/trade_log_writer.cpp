@@ -17,6 +17,7 @@ const char* fill_reason_name(int reason) {
         case kEndOfData: return "end_of_data";
         case kRestingEntry: return "resting_entry";
         case kLiquidation: return "liquidation";
+        case kFunding: return "funding";
         default: return "unknown";
     }
 }

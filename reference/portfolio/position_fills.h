@@ -45,6 +45,7 @@ BT_KERNEL inline void log_position_fill(FillLog* log, const FillContext& where, 
     record.fee = fee;
     record.realized_pnl = realized_pnl;
     record.cash_after = cash_after;
+    record.funding = 0.0;
     log_fill(log, record);
 }
 

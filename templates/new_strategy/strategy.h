@@ -20,8 +20,6 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
-#include "reference/exits/liquidation.h"
-#include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
@@ -29,6 +27,7 @@
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
+#include "reference/portfolio/stop_or_liquidation.h"
 #include "reference/portfolio/settle_funding.h"
 
 namespace btforge {
@@ -109,17 +108,11 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
                 }
             }
             if (holding.side == 0) continue;
-            settle_funding(pf.account, holding, m, i);
             where.trade_index = st.trade_index;
-            int stop = evaluate_stop(holding.side, st.stop, m.open[i], m.high[i], m.low[i]);
-            // Note [Liquidation rule]: the exchange's liquidation first where the price reaches it first.
-            if (liquidate_if_first(pf, metrics, log, where, every_symbol, m.open[i], m.high[i], m.low[i], st.stop, stop) == 0) {
-                if (stop == kStopGapped) {
-                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
-                } else if (stop == kStopHit) {
-                    close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
-                }
-            }
+            settle_funding(pf.account, holding, log, where, m, i);
+            // Note [One stop exit for every strategy]: the liquidation where the price reaches it first, else the stop.
+            exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop, m.open[i], m.open[i],
+                                        m.high[i], m.low[i]);
         }
 
         // At the close: signals for the next open; everything closes at the

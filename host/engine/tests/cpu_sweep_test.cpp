@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/engine/tests/small_sweep.h"
+#include "reference/accounting/quantize.h"
 
 using namespace btforge;
 using btforge::testing::SmallSweep;
@@ -66,8 +67,14 @@ TEST_CASE("a replayed combination, with its fill log, reproduces its sweep row b
         CHECK(same_bits(replayed, row.metrics));
         CHECK(equity.back() == row.metrics.final_equity);
         int entries = 0;
-        for (int i = 0; i < log.count; ++i) entries += fills[static_cast<std::size_t>(i)].reason == kEntry ? 1 : 0;
+        double funding = 0.0;  // Note [Funding in the fill log]: the settlements add up to the account's funding
+        for (int i = 0; i < log.count; ++i) {
+            const FillRecord& record = fills[static_cast<std::size_t>(i)];
+            entries += record.reason == kEntry ? 1 : 0;
+            if (record.reason == kFunding) funding = quantize(funding + record.funding);
+        }
         CHECK(entries == row.metrics.n_trades);  // every entry was closed by the end of data
+        CHECK(funding == row.metrics.funding_paid);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/report/round_trips.h"
@@ -43,16 +44,21 @@ struct TwoSymbolMarket {
 // quantized (Note [Accounting quantum]).
 FillRecord fill(int bar, int symbol, int reason, int dir, int trade, double qty, double price, double fee, double pnl,
                 double cash_after) {
-    return FillRecord{bar, symbol, reason, dir, trade, qty, price, quantize(fee), quantize(pnl), quantize(cash_after)};
+    return FillRecord{bar, symbol, reason, dir, trade, qty, price, quantize(fee), quantize(pnl), quantize(cash_after), 0.0};
+}
+
+// A funding settlement as settle_funding logs it (Note [Funding in the fill log]).
+FillRecord settlement(int bar, int symbol, int side, int trade, double qty, double price, double paid,
+                      double cash_after) {
+    return FillRecord{bar, symbol, kFunding, side, trade, qty, price, 0.0, 0.0, quantize(cash_after), quantize(paid)};
 }
 
 // A derived amount against its hand-worked decimal: each booking rounds to the
 // quantum (2^-40), so the two differ by at most half a quantum per booking.
 bool near_amount(double derived, double hand) { return std::fabs(derived - hand) <= 4 * kAmountQuantum; }
 
-// Worked by hand from 1000 of cash, in the bar order of Note [Round trips
-// from the fill log]; each amount is booked quantized, and the cash, below
-// 8192, is their exact sum (Note [Accounting quantum]):
+// Worked by hand from 1000 of cash; each amount is booked quantized, and the
+// cash, below 8192, is their exact sum (Note [Accounting quantum]):
 //  bar 0: trade 0 buys 2 of symbol 0 at 100 (fee 0.1): 999.9; trade 1 sells
 //         4 of symbol 1 at 50 (fee 0.1): 999.8.
 //  bar 1: symbol 0 pays 2*100*0.001 = 0.2: 999.6; then half of trade 0 takes
@@ -63,7 +69,6 @@ bool near_amount(double derived, double hand) { return std::fabs(derived - hand)
 //         symbol 1 receives 0.2: 1014.9; at the close the end of data buys
 //         trade 1 back at 45 (PnL 20, fee 0.09): 1034.81.
 std::vector<FillRecord> hand_log() {
-    const double funding = quantize(0.2);
     double cash = 1000.0;
     std::vector<FillRecord> log;
     auto book = [&](int bar, int symbol, int reason, int dir, int trade, double qty, double price, double fee,
@@ -71,21 +76,22 @@ std::vector<FillRecord> hand_log() {
         cash += pnl - quantize(fee);
         log.push_back(fill(bar, symbol, reason, dir, trade, qty, price, fee, pnl, cash));
     };
+    auto settle = [&](int bar, int symbol, int side, int trade, double qty, double price, double paid) {
+        cash -= quantize(paid);
+        log.push_back(settlement(bar, symbol, side, trade, qty, price, paid, cash));
+    };
     book(0, 0, kEntry, 1, 0, 2, 100, 0.1, 0);             // 999.9
     book(0, 1, kEntry, -1, 1, 4, 50, 0.1, 0);             // 999.8
-    cash -= funding;                                      // 999.6
+    settle(1, 0, 1, 0, 2, 100, 0.2);                      // 999.6
     book(1, 0, kPartialTarget, -1, 0, 1, 110, 0.05, 10);  // 1009.55
-    cash += funding;                                      // 1009.75
+    settle(1, 1, -1, 1, 4, 50, -0.2);                     // 1009.75
     book(3, 0, kSignalExit, -1, 0, 1, 105, 0.05, 5);      // 1014.7
-    cash += funding;                                      // 1014.9
+    settle(3, 1, -1, 1, 4, 50, -0.2);                     // 1014.9
     book(3, 1, kEndOfData, 1, 1, 4, 45, 0.09, 20);        // 1034.81
     return log;
 }
 
-TEST_CASE("round trips of a hand-worked log: averages, fees, funding by trade, net PnL") {
-    const TwoSymbolMarket market;
-    const std::vector<FillRecord> fills = hand_log();
-    const std::vector<RoundTrip> trips = derive_round_trips(market.view(), 1000.0, fills);
+void check_hand_worked_trips(const std::vector<RoundTrip>& trips) {
     REQUIRE(trips.size() == 2);
 
     const RoundTrip& a = trips[0];
@@ -120,36 +126,67 @@ TEST_CASE("round trips of a hand-worked log: averages, fees, funding by trade, n
     CHECK(a.net_pnl + b.net_pnl == doctest::Approx(1034.81 - 1000.0).epsilon(1e-12));
 }
 
-TEST_CASE("a log that does not replay exactly is refused, not attributed") {
+TEST_CASE("round trips of a hand-worked log: averages, fees, funding by trade, net PnL") {
     const TwoSymbolMarket market;
-    SUBCASE("an exit inside the bar pays the bar's funding: the log's cash says it did not") {
-        std::vector<FillRecord> fills = hand_log();
-        fills[3].reason = kStopLoss;
-        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills),
-                             doctest::Contains("fill 4 of the log (trade 0, bar 3, stop_loss) leaves cash "
-                                               "1014.6999999999989 where its replay leaves 1014.5999999999985"),
+    check_hand_worked_trips(derive_round_trips(market.view(), 1000.0, hand_log()));
+}
+
+TEST_CASE("round trips assume no bar order: funding settled after a bar's exits sums the same") {
+    // A strategy that settles symbol 1's funding of bar 3 after the exit of
+    // symbol 0 and before its own close: the same records, another order.
+    const TwoSymbolMarket market;
+    std::vector<FillRecord> log = hand_log();
+    const double cash_after_both = log[6].cash_after;
+    std::swap(log[5], log[6]);  // symbol 1's settlement before symbol 0's signal exit
+    log[5].cash_after = log[4].cash_after - log[5].funding;
+    log[6].cash_after = log[5].cash_after + log[6].realized_pnl - log[6].fee;
+    CHECK(log[6].cash_after == cash_after_both);
+    check_hand_worked_trips(derive_round_trips(market.view(), 1000.0, log));
+}
+
+TEST_CASE("a log that does not add up is refused, not attributed") {
+    const TwoSymbolMarket market;
+    SUBCASE("a settlement whose amount disagrees with the cash after it") {
+        std::vector<FillRecord> log = hand_log();
+        log[2].funding = quantize(0.3);
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, log),
+                             doctest::Contains("record 3 of the log (trade 0, bar 1, funding) leaves cash "),
+                             std::runtime_error);
+    }
+    SUBCASE("a settlement on a symbol that holds nothing") {
+        std::vector<FillRecord> log = hand_log();
+        log.push_back(settlement(3, 0, 1, 0, 1, 100, 0.1, 1034.71));
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, log),
+                             doctest::Contains("record 9 of the log (trade 0, bar 3, funding) settles funding on a trade "
+                                               "that is not open"),
                              std::runtime_error);
     }
     SUBCASE("another initial cash") {
         CHECK_THROWS_AS(derive_round_trips(market.view(), 999.0, hand_log()), std::runtime_error);
     }
-    SUBCASE("a fill of an earlier bar after a later one") {
-        std::vector<FillRecord> fills = hand_log();
-        fills.push_back(fill(2, 0, kEntry, 1, 2, 1, 100, 0.1, 0, 1034.71));
-        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills),
-                             doctest::Contains("fill 6 of the log (trade 2, bar 2, entry) comes out of the bar order"),
+    SUBCASE("a record of an earlier bar after a later one") {
+        std::vector<FillRecord> log = hand_log();
+        log.push_back(fill(2, 0, kEntry, 1, 2, 1, 100, 0.1, 0, 1034.71));
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, log),
+                             doctest::Contains("record 9 of the log (trade 2, bar 2, entry) comes out of the bar order"),
                              std::runtime_error);
     }
-    SUBCASE("a fill beyond the last bar") {
-        std::vector<FillRecord> fills = hand_log();
-        fills.push_back(fill(4, 0, kEntry, 1, 2, 1, 100, 0.1, 0, 1034.71));
-        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills), doctest::Contains("lies beyond the last bar"),
+    SUBCASE("a record beyond the last bar") {
+        std::vector<FillRecord> log = hand_log();
+        log.push_back(fill(4, 0, kEntry, 1, 2, 1, 100, 0.1, 0, 1034.71));
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, log), doctest::Contains("lies beyond the last bar"),
                              std::runtime_error);
+    }
+    SUBCASE("a record of a symbol the market lacks") {
+        std::vector<FillRecord> log = hand_log();
+        log.push_back(fill(3, 2, kEntry, 1, 2, 1, 100, 0.1, 0, 1034.71));
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, log),
+                             doctest::Contains("names no symbol of the market"), std::runtime_error);
     }
     SUBCASE("a trade left open") {
-        std::vector<FillRecord> fills = hand_log();
-        fills.pop_back();
-        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, fills), doctest::Contains("trade 1 never closes"),
+        std::vector<FillRecord> log = hand_log();
+        log.pop_back();
+        CHECK_THROWS_WITH_AS(derive_round_trips(market.view(), 1000.0, log), doctest::Contains("trade 1 never closes"),
                              std::runtime_error);
     }
 }

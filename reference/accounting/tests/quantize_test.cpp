@@ -179,7 +179,7 @@ TEST_CASE("a funding rate of 0 settles nothing: every amount stays bit for bit a
         bar.open = &price;
         bar.funding_rate = &rate;
         bar.funding_events = &events;
-        settle_funding(account, h, bar, 0);
+        settle_funding(account, h, nullptr, fill_context(0, 0, 0), bar, 0);
         REQUIRE(same_account(account, account_before));
         REQUIRE(same_holding(h, h_before));
     }

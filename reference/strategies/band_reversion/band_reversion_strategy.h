@@ -26,8 +26,6 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
-#include "reference/exits/liquidation.h"
-#include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
@@ -37,6 +35,7 @@
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
+#include "reference/portfolio/stop_or_liquidation.h"
 #include "reference/portfolio/settle_funding.h"
 
 namespace btforge {
@@ -157,7 +156,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             // Funding settles at the open, before a resting entry can fill:
             // a position it opens did not hold the bar's funding time.
             if (holding.side != 0) {
-                settle_funding(pf.account, holding, m, i);
+                settle_funding(pf.account, holding, log, where, m, i);
             }
             RestingEntryFill fill;
             fill.filled = 0;
@@ -191,16 +190,9 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             if (holding.side == 0) continue;
             where.trade_index = st.trade_index;
             double open_reference = stop_reference_open(fill, m.open[i]);
-            int stop = evaluate_stop(holding.side, st.stop, open_reference, m.high[i], m.low[i]);
-            // Note [Liquidation rule]: the exchange's liquidation first where the price reaches it first.
-            if (liquidate_if_first(pf, metrics, log, where, every_symbol, open_reference, m.high[i], m.low[i], st.stop, stop) ==
-                0) {
-                if (stop == kStopGapped) {
-                    close_position(pf, metrics, log, config, where, holding.qty, m.open[i], kTaker, kStopGap);
-                } else if (stop == kStopHit) {
-                    close_position(pf, metrics, log, config, where, holding.qty, st.stop, kTaker, kStopLoss);
-                }
-            }
+            // Note [One stop exit for every strategy]: the liquidation where the price reaches it first, else the stop.
+            exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop, open_reference,
+                                        m.open[i], m.high[i], m.low[i]);
         }
 
         // At the close: exits for the next open, new orders; everything

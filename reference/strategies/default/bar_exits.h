@@ -2,15 +2,14 @@
 
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/partial_close.h"
-#include "reference/exits/liquidation.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
+#include "reference/portfolio/stop_or_liquidation.h"
 #include "reference/strategies/default/params.h"
 #include "reference/strategies/default/position.h"
-#include "reference/exits/stop_loss.h"
 #include "reference/exits/take_profit.h"
 
 namespace btforge {
@@ -31,13 +30,10 @@ BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, c
     Holding& holding = pf.holdings[symbol];
     int side = holding.side;
     FillContext where = fill_context(bar, symbol, pos.trade_index);
-    int stop = evaluate_stop(side, pos.stop, open_price, high, low);
-    if (liquidate_if_first(pf, metrics, log, where, may_hold, open_price, high, low, pos.stop, stop) != 0) return 1;
-    if (stop == kStopGapped) {
-        return close_position(pf, metrics, log, config, where, holding.qty, open_price, kTaker, kStopGap);
-    }
-    if (stop == kStopHit) {
-        return close_position(pf, metrics, log, config, where, holding.qty, pos.stop, kTaker, kStopLoss);
+    // Note [One stop exit for every strategy]
+    if (exit_at_stop_or_liquidation(pf, metrics, log, config, where, may_hold, pos.stop, open_price, open_price, high,
+                                    low) != 0) {
+        return 1;
     }
     if (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) {
         pos.tp1_done = 1;

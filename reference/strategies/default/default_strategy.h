@@ -152,7 +152,8 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 }
                 if (holding.side == 0) continue;
                 // 2. Funding.
-                settle_funding(pf.account, holding, m, i);
+                where.trade_index = pos.trade_index;
+                settle_funding(pf.account, holding, log, where, m, i);
                 // 3. Exits inside the bar.
                 if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
                                     m.qty_step + s, m.min_qty + s) != 0) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "reference/accounting/fee_model.h"
@@ -79,7 +80,8 @@ inline AccountConfig frictionless_account() { return AccountConfig{10000.0, 0.0,
 
 struct ScenarioResult {
     Metrics metrics{};
-    std::vector<FillRecord> fills;
+    std::vector<FillRecord> fills;    // the log's fills
+    std::vector<FillRecord> funding;  // its funding settlements (Note [Funding in the fill log])
     std::vector<double> equity;
 
     int count(int reason) const {
@@ -93,11 +95,13 @@ struct ScenarioResult {
 template <typename Run>
 ScenarioResult run_scenario(int n_bars, Run run) {
     ScenarioResult result;
-    result.fills.resize(256);
+    std::vector<FillRecord> records(256);
     result.equity.resize(static_cast<std::size_t>(n_bars));
-    FillLog log{result.fills.data(), 256, 0};
+    FillLog log{records.data(), 256, 0};
     run(result.metrics, &log, result.equity.data());
-    result.fills.resize(static_cast<std::size_t>(log.count));
+    if (log.count > 256) throw std::runtime_error("a scenario logged more than 256 records");
+    records.resize(static_cast<std::size_t>(log.count));
+    for (const FillRecord& record : records) (record.reason == kFunding ? result.funding : result.fills).push_back(record);
     return result;
 }
 

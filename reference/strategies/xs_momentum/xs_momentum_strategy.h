@@ -177,8 +177,8 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
                     symbol_set_remove(busy, s);
                     continue;
                 }
-                settle_funding(pf.account, holding, m, i);
                 where.trade_index = st.trade_index;
+                settle_funding(pf.account, holding, log, where, m, i);
                 if (liquidate_if_first(pf, metrics, log, where, held, m.open[i], m.high[i], m.low[i], 0.0,
                                        kStopNotHit) != 0) {
                     symbol_set_remove(held, s);

@@ -207,5 +207,12 @@ TEST_CASE("band_reversion: a position filled inside a bar did not hold that bar'
         REQUIRE(r.fills.size() == 2);
         // A long pays qty * open * rate at the settlement: 51.546 * 100 * 0.001 at bar 4's open.
         CHECK((r.metrics.funding_paid > 0.0) == c.pays);
+        // Note [Funding in the fill log]: a settlement is logged where it is paid.
+        REQUIRE(r.funding.size() == (c.pays ? 1u : 0u));
+        if (c.pays) {
+            CHECK(r.funding[0].bar == 4);
+            CHECK(r.funding[0].trade_index == 0);
+            CHECK(r.funding[0].funding == r.metrics.funding_paid);
+        }
     }
 }

@@ -127,6 +127,16 @@ TEST_CASE("funding: a long pays a positive rate, a short receives it") {
         REQUIRE(r.fills.size() == 2);
         CHECK(r.metrics.funding_paid == side * 2 * 50 * 100.0 * 0.001);
         CHECK(r.metrics.final_equity == 10000.0 - side * 10.0);
+        // Note [Funding in the fill log]: two settlements at bar 5, between the entry and the exit.
+        REQUIRE(r.funding.size() == 2);
+        for (std::size_t k = 0; k < 2; ++k) {
+            CHECK(r.funding[k].bar == 5);
+            CHECK(r.funding[k].trade_index == 0);
+            CHECK(r.funding[k].trade_dir == side);
+            CHECK(r.funding[k].qty == 50.0);
+            CHECK(r.funding[k].funding == side * 5.0);
+            CHECK(r.funding[k].cash_after == r.fills[0].cash_after - static_cast<double>(k + 1) * side * 5.0);
+        }
     }
 }
 

@@ -146,6 +146,11 @@ TEST_CASE("xs_momentum: its positions pay funding like every strategy's") {
     ScenarioResult r = sc.run();
     // The long pays 50 * 100 * 0.001 = 5, the short receives it: net 0 paid.
     CHECK(r.metrics.funding_paid == 0.0);
+    // Note [Funding in the fill log]: one settlement per holding, each under its own trade.
+    REQUIRE(r.funding.size() == 2);
+    CHECK(r.funding[0].funding == 5.0);
+    CHECK(r.funding[1].funding == -5.0);
+    CHECK(r.funding[0].trade_index != r.funding[1].trade_index);
     sc.market.funding_events[sc.market.at(1, 6)] = 0;
     CHECK(sc.run().metrics.funding_paid == 5.0);
 }

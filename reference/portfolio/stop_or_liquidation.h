@@ -1,0 +1,46 @@
+#pragma once
+
+#include "reference/accounting/fee_model.h"
+#include "reference/exits/stop_loss.h"
+#include "reference/kernel_marker.h"
+#include "reference/market/symbol_set.h"
+#include "reference/metrics/metrics.h"
+#include "reference/portfolio/fill_log.h"
+#include "reference/portfolio/portfolio.h"
+#include "reference/portfolio/position_fills.h"
+
+namespace btforge {
+
+// Note [One stop exit for every strategy]
+// Step 3 of a bar begins the same way in every strategy with a stop: the
+// exchange's liquidation where the price reaches it before the stop (Note
+// [Liquidation rule]), else the stop (Note [Stop-loss rule]): a bar that
+// opens through it fills the whole holding at the open, one whose range
+// reaches it fills at the stop, both as a taker with slippage. It is written
+// once, here, so a strategy names its stop and the prices and cannot order
+// the three outcomes otherwise. `open_reference` is the price the bar starts
+// from for this holding (the open, or the fill price of a position filled
+// inside the bar); `gap_price` is where a gapped stop fills (the open). The
+// function is inlined like every step of the bar loop, so a strategy pays
+// on the GPU exactly what it paid with the lines written out.
+
+// Liquidates or stops out the open holding of where.symbol in a bar of these
+// prices; returns 1 when the holding is flat afterwards, 0 when it stays
+// open (neither was reached). `may_hold` as liquidate_if_first takes it.
+BT_KERNEL inline int exit_at_stop_or_liquidation(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
+                                                 const AccountConfig& config, const FillContext& where,
+                                                 const SymbolSet& may_hold, double stop, double open_reference,
+                                                 double gap_price, double high, double low) {
+    Holding& holding = pf.holdings[where.symbol];
+    int outcome = evaluate_stop(holding.side, stop, open_reference, high, low);
+    if (liquidate_if_first(pf, metrics, log, where, may_hold, open_reference, high, low, stop, outcome) != 0) return 1;
+    if (outcome == kStopGapped) {
+        return close_position(pf, metrics, log, config, where, holding.qty, gap_price, kTaker, kStopGap);
+    }
+    if (outcome == kStopHit) {
+        return close_position(pf, metrics, log, config, where, holding.qty, stop, kTaker, kStopLoss);
+    }
+    return 0;
+}
+
+}  // namespace btforge

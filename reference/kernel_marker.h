@@ -38,6 +38,12 @@
 // fire] the mean-reversion combinations read the bands on every bar and the
 // RSI and ADX only where a signal may fire, so those two are cold and the
 // bands are not. Only fields may carry it (btforge-gen's cold-field rule).
+// Being volatile, a cold field given as an argument is loaded at the call,
+// even where the callee returns before using it: pass it to a shared rule
+// only inside the branch that needs it. The shared target and trailing-stop
+// rules, called with tp1_frac and trail_activate_atr on every bar in a
+// position, measured the default kernel's single variant 7.4% slower
+// (docs/PERFORMANCE.md, issue 31).
 #if defined(__clang__)
 #define BT_COLD [[clang::annotate("btforge::cold")]]
 #else

@@ -1,56 +1,44 @@
 #pragma once
 
 #include "reference/accounting/fee_model.h"
-#include "reference/accounting/partial_close.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
 #include "reference/portfolio/stop_or_liquidation.h"
+#include "reference/portfolio/target_exits.h"
 #include "reference/strategies/default/params.h"
 #include "reference/strategies/default/position.h"
-#include "reference/exits/take_profit.h"
 
 namespace btforge {
 
 // SPEC §6 step 3: at most one exit event per position and bar, in priority
-// order liquidation or stop, whichever the price reaches first (Note
-// [Liquidation rule]; the stop by gap, then touch) > partial target TP1 >
-// final target TP. TP1 closes tp1_frac (see Note [Partial close plan]) and
-// moves the stop to break-even; the new stop acts from the next bar.
-// Returns 1 when the position was closed completely. The symbol's order
-// rules are passed by address and read only for TP1 (as in
+// order liquidation or stop, whichever the price reaches first (Note [One
+// stop exit for every strategy]) > partial target TP1 > final target TP
+// (Note [Shared target exits]). TP1 closes tp1_frac (Note [Partial close
+// plan]) and moves the stop to break-even; the new stop acts from the next
+// bar. Returns 1 when the position was closed completely. The symbol's
+// order rules are passed by address and read only for TP1 (as in
 // update_trailing_stop).
 BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, const SymbolSet& may_hold,
                                      MetricsAccumulator& metrics, FillLog* log, const AccountConfig& config,
                                      const DefaultParams& p, int bar, int symbol, double open_price, double high,
                                      double low, const double* qty_step, const double* min_qty) {
     BracketPosition& pos = state.position;
-    Holding& holding = pf.holdings[symbol];
-    int side = holding.side;
     FillContext where = fill_context(bar, symbol, pos.trade_index);
     // Note [One stop exit for every strategy]
     if (exit_at_stop_or_liquidation(pf, metrics, log, config, where, may_hold, pos.stop, open_price, open_price, high,
                                     low) != 0) {
         return 1;
     }
-    if (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) {
+    // Note [Shared target exits]; tp1_frac is a cold field, read once TP1 is reached (Note [Cold fields]).
+    if (pos.tp1_done == 0 && target_reached(pf.holdings[symbol].side, pos.tp1, high, low) != 0) {
         pos.tp1_done = 1;
-        PartialClosePlan plan = build_partial_close_plan(holding.qty, p.tp1_frac, *qty_step, *min_qty);
-        int closed = 0;
-        if (plan.close_qty > 0.0) {
-            closed = close_position(pf, metrics, log, config, where, plan.close_qty,
-                                    target_fill_price(side, pos.tp1, open_price), kMaker, kPartialTarget);
-        }
-        if (closed == 0) pos.stop = holding.entry_price;
-        return closed;
+        return take_partial_target(pf, metrics, log, config, where, pos.tp1, p.tp1_frac, open_price, qty_step,
+                                   min_qty, pos.stop);
     }
-    if (target_reached(side, pos.tp, high, low) != 0) {
-        return close_position(pf, metrics, log, config, where, holding.qty, target_fill_price(side, pos.tp, open_price),
-                              kMaker, kTarget);
-    }
-    return 0;
+    return exit_at_target(pf, metrics, log, config, where, pos.tp, open_price, high, low);
 }
 
 }  // namespace btforge

@@ -4,6 +4,8 @@
 
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
+#include "reference/exits/cooldown.h"
+#include "reference/exits/trailing_stop.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
@@ -17,7 +19,6 @@
 #include "reference/strategies/default/params.h"
 #include "reference/strategies/default/position.h"
 #include "reference/strategies/default/signals.h"
-#include "reference/strategies/default/trailing_stop.h"
 
 namespace btforge {
 
@@ -32,10 +33,6 @@ namespace btforge {
 // (5), and the portfolio is marked to market (6). A symbol that has no bar at
 // t (not tradable) does nothing at t; its pending orders wait for its next bar.
 // At the last bar every position is closed at the close before the mark.
-
-// "Last exit" of a symbol that never exited: far enough back for any
-// cooldown, near enough that t - kNoExitYet cannot overflow an int.
-BT_KERNEL inline constexpr int kNoExitYet = -1000000000;
 
 // Symbols holding a position or waiting on an entry; only busy ones can
 // (Note [Busy symbols]). The register kernel (one word) counts over every
@@ -161,7 +158,12 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                     continue;
                 }
                 // 4. Trailing.
-                update_trailing_stop(pos, holding, p, m.high[i], m.low[i], m.price_tick + s);
+                // The activation distance is a cold field: read only where trailing is on (Note [Cold fields]).
+                if (p.trail_atr > 0.0) {
+                    update_trailing_stop(holding.side, holding.entry_price, pos.entry_atr, p.trail_atr,
+                                         p.trail_activate_atr, m.high[i], m.low[i], m.price_tick + s, pos.best_price,
+                                         pos.stop);
+                }
             }
         }
 
@@ -195,7 +197,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                     }
                     if (st.pending_entry != 0) continue;
                     if (signal < 0 && p.allow_short == 0) continue;
-                    if (t - st.last_exit_bar <= p.cooldown_bars) continue;
+                    if (in_cooldown(t, st.last_exit_bar, p.cooldown_bars) != 0) continue;  // Note [Cooldown]
                     if (open_and_pending_count(pf, states, busy) >= p.max_positions) continue;
                     double atr = series.atr[i];
                     if (std::isnan(atr) || atr <= 0.0) continue;

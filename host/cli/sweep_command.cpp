@@ -5,12 +5,12 @@
 
 #include "host/app/mpi_sweep.h"
 #include "host/app/sweep_run.h"
+#include "host/app/sweep_to_files.h"
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/cli/interrupt.h"
 #include "host/cli/merge_report.h"
 #include "host/cli/option_groups.h"
-#include "host/report/shard_file.h"
 
 namespace btforge {
 
@@ -96,26 +96,16 @@ int run_sweep_command(const std::vector<std::string>& args) {
         throw po::error(std::string(given.count("checkpoint") != 0 ? "--checkpoint" : "--mpi-shards") +
                         " belongs to an MPI run: add --mpi (and start it with mpirun)");
     }
-    CheckedSweepRequest checked = check_sweep_request(std::move(request));
+    const CheckedSweepRequest checked = check_sweep_request(std::move(request));
     const SweepRequest& r = checked.request;
-    if (output.empty() || output.back() == '/') {
-        throw po::error("--output '" + output + "': expected a file name without extension (results go to " +
-                        "OUTPUT.csv and OUTPUT.json)");
-    }
-    // Note [Outputs checked before work]
     install_interrupt_handler();
-    const std::vector<NamedFile> output_files = checked.shard
-                                                    ? std::vector<NamedFile>{{"--output", output + ".shard"}}  // Note [Shards]
-                                                    : result_files(output, checked);
-    OutputTransaction outputs = open_outputs(output_files, input_files(r), &interrupt_requested());
-    checked.request.spool_directory = std::filesystem::absolute(output + ".csv").parent_path();
-
     SweepHooks hooks;
     hooks.header = [](const std::string& header) { std::cerr << header; };
     hooks.cancel = &interrupt_requested();
     hooks.progress_on_stderr = true;
     hooks.notice = &say_backend_notice;
-    const std::unique_ptr<SweepRun> run = run_sweep(checked, hooks);
+    // Note [A sweep and its files]
+    const std::unique_ptr<SweepRun> run = run_sweep_to_files(checked, output, hooks);
     if (run->cancelled) {
         std::cerr << "btforge sweep: interrupted " << run->cancelled_while << "; no result file written\n";
         return kExitInterrupted;
@@ -131,8 +121,6 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const CombinationSpace& space = *run->space;
     const Market& market = run->market->market;
     if (checked.shard) {
-        write_shard_file(outputs.stream(0), make_shard_file(*run, checked));
-        outputs.commit();  // Note [Outputs committed together]
         std::cout << "shard " << checked.shard->index << "/" << checked.shard->count << ": combinations "
                   << run->first_ordinal << ".." << run->end_ordinal << " of " << space.count() << " on "
                   << run->summary.backend << " in " << outcome.seconds << " s -> " << output
@@ -142,8 +130,6 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const std::optional<SweepValidation>& validation = run->validation;
     const RunSummary& summary = run->summary;
     const RankedRows& written = run->ranked();
-    write_result_files(outputs, summary, spec, space, written, validation, run->spans, run->bars_per_year);
-    outputs.commit();  // Note [Outputs committed together]
 
     std::cout << format_ranked_table(spec, space, outcome.top, checked.rank_order(), static_cast<std::size_t>(r.top_n));
     std::cout << "\nbackend: " << summary.backend << "; " << summary.combinations << " combinations x "

@@ -1,7 +1,7 @@
 #include "host/app/account_choice.h"
 
 #include "host/app/usage_error.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

@@ -11,7 +11,7 @@
 #include "host/data/market_cache.h"
 #include "host/data/market_limits.h"
 #include "host/data/synthetic_market.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

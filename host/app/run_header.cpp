@@ -2,7 +2,7 @@
 
 #include "host/app/account_choice.h"
 #include "host/data/timestamp_parse.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

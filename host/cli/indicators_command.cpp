@@ -9,7 +9,7 @@
 #include "host/data/timestamp_parse.h"
 #include "host/indicators/aligned_series.h"
 #include "host/indicators/indicator_registry.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

@@ -20,7 +20,7 @@
 #include "host/io/atomic_file.h"
 #include "host/parity/parity_run.h"
 #include "host/spec/account_settings.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 #include "reference/indicators/adx.h"
 #include "reference/indicators/atr.h"
 #include "reference/indicators/bbands.h"

@@ -10,7 +10,7 @@
 
 #include "host/spec/account_settings.h"
 #include "host/spec/assignments.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

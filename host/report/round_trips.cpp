@@ -7,7 +7,7 @@
 #include "host/data/timestamp_parse.h"
 #include "host/io/atomic_file.h"
 #include "host/report/trade_log_writer.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 #include "reference/accounting/quantize.h"
 
 namespace btforge {

@@ -1,7 +1,7 @@
 #include "host/report/trade_log_writer.h"
 
 #include "host/data/timestamp_parse.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

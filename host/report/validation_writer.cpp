@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/spec/assignments.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

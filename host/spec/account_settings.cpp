@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "host/spec/json_input.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

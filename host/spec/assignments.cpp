@@ -5,7 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 #include "host/spec/spec_error.h"
 
 namespace btforge {

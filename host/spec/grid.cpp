@@ -9,7 +9,7 @@
 #include "host/spec/assignments.h"
 #include "host/spec/combination_space.h"
 #include "host/spec/json_input.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

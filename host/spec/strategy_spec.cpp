@@ -6,7 +6,7 @@
 
 #include "host/spec/account_settings.h"
 #include "host/spec/json_input.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 namespace btforge {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "host/spec/assignments.h"
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 #include "host/spec/spec_error.h"
 #include "host/spec/tests/spec_fixtures.h"
 

@@ -1,4 +1,4 @@
-#include "host/spec/number_format.h"
+#include "host/io/number_format.h"
 
 #include <charconv>
 #include <cmath>

@@ -31,8 +31,11 @@ BT_KERNEL inline FillContext fill_context(int bar, int symbol, int trade_index) 
     return where;
 }
 
-BT_KERNEL inline void log_position_fill(FillLog* log, const FillContext& where, int reason, int trade_dir, double qty,
-                                        double price, double fee, double realized_pnl, double cash_after) {
+// One record of the account's ledger (Note [Funding in the fill log]) for
+// the holding `where` names: a fill (funding 0) or a funding settlement.
+BT_KERNEL inline void log_position_record(FillLog* log, const FillContext& where, int reason, int trade_dir,
+                                          double qty, double price, double fee, double realized_pnl,
+                                          double cash_after, double funding) {
     if (log == nullptr) return;
     FillRecord record;
     record.bar = where.bar;
@@ -45,8 +48,13 @@ BT_KERNEL inline void log_position_fill(FillLog* log, const FillContext& where, 
     record.fee = fee;
     record.realized_pnl = realized_pnl;
     record.cash_after = cash_after;
-    record.funding = 0.0;
+    record.funding = funding;
     log_fill(log, record);
+}
+
+BT_KERNEL inline void log_position_fill(FillLog* log, const FillContext& where, int reason, int trade_dir, double qty,
+                                        double price, double fee, double realized_pnl, double cash_after) {
+    log_position_record(log, where, reason, trade_dir, qty, price, fee, realized_pnl, cash_after, 0.0);
 }
 
 // Opens a holding at `fill_price` (slippage already applied by the caller,

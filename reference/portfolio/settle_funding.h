@@ -21,21 +21,8 @@ BT_KERNEL inline void settle_funding(Account& account, Holding& holding, FillLog
     for (int k = 0; k < market.funding_events[i]; ++k) {
         double delta = funding_delta(holding.side, holding.qty, market.open[i], market.funding_rate[i]);
         apply_funding(account, holding, delta);
-        if (log != nullptr) {
-            FillRecord record;
-            record.bar = where.bar;
-            record.symbol = where.symbol;
-            record.reason = kFunding;
-            record.trade_dir = holding.side;
-            record.trade_index = where.trade_index;
-            record.qty = holding.qty;
-            record.price = market.open[i];
-            record.fee = 0.0;
-            record.realized_pnl = 0.0;
-            record.cash_after = account.cash;
-            record.funding = delta;
-            log_fill(log, record);
-        }
+        log_position_record(log, where, kFunding, holding.side, holding.qty, market.open[i], 0.0, 0.0, account.cash,
+                            delta);
     }
 }
 

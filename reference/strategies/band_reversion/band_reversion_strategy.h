@@ -30,6 +30,7 @@
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
+#include "reference/portfolio/bar_close.h"
 #include "reference/orders/resting_entry.h"
 #include "reference/orders/resting_entry_fill.h"
 #include "reference/portfolio/fill_log.h"
@@ -203,10 +204,7 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             Holding& holding = pf.holdings[s];
             if (t == last_bar) {
                 cancel_resting_entry(st.order);
-                if (holding.side != 0) {
-                    FillContext where = fill_context(t, s, st.trade_index);
-                    close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kEndOfData);
-                }
+                close_holding_at_end_of_data(pf, metrics, log, config, m, t, s, st.trade_index);
                 continue;
             }
             if (m.tradable[i] == 0) continue;
@@ -220,14 +218,9 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             st.order_atr = series.atr[i];
         }
 
-        int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, every_symbol, &has_position);
-        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
-        if (equity_curve != nullptr) equity_curve[t] = equity;
-        equity_prev_close = equity;
+        equity_prev_close = mark_bar_close(pf, metrics, m, t, every_symbol, equity_curve);  // Note [The bar's close]
     }
-    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
-                   out);
+    finish_run(pf, metrics, equity_prev_close, config, out);
 }
 
 }  // namespace btforge

@@ -10,6 +10,7 @@
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
+#include "reference/portfolio/bar_close.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
@@ -64,12 +65,9 @@ BT_KERNEL inline int open_and_pending_count(const Portfolio& portfolio, const De
 BT_KERNEL inline void close_at_end_of_data(Portfolio& pf, DefaultSymbolState* states, MetricsAccumulator& metrics,
                                            FillLog* log, const AccountConfig& config, const MarketView& m, int t) {
     for (int s = 0; s < m.n_symbols; ++s) {
-        Holding& holding = pf.holdings[s];
-        if (holding.side == 0) continue;
-        FillContext where = fill_context(t, s, states[s].position.trade_index);
-        close_position(pf, metrics, log, config, where, holding.qty, m.close[market_index(m, s, t)], kTaker,
-                       kEndOfData);
-        states[s].last_exit_bar = t;
+        if (close_holding_at_end_of_data(pf, metrics, log, config, m, t, s, states[s].position.trade_index) != 0) {
+            states[s].last_exit_bar = t;
+        }
     }
 }
 
@@ -209,14 +207,9 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
         }
 
         // 6. Mark to market.
-        int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, busy, &has_position);
-        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
-        if (equity_curve != nullptr) equity_curve[t] = equity;
-        equity_prev_close = equity;
+        equity_prev_close = mark_bar_close(pf, metrics, m, t, busy, equity_curve);  // Note [The bar's close]
     }
-    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
-                   out);
+    finish_run(pf, metrics, equity_prev_close, config, out);
 }
 
 }  // namespace btforge

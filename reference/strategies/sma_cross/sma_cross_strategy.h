@@ -9,6 +9,7 @@
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
+#include "reference/portfolio/bar_close.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
@@ -104,10 +105,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             SmaCrossSymbolState& st = states[s];
             Holding& holding = pf.holdings[s];
             if (t == last_bar) {
-                if (holding.side != 0) {
-                    FillContext where = fill_context(t, s, st.trade_index);
-                    close_position(pf, metrics, log, config, where, holding.qty, m.close[i], kTaker, kEndOfData);
-                }
+                close_holding_at_end_of_data(pf, metrics, log, config, m, t, s, st.trade_index);
                 continue;
             }
             if (m.tradable[i] == 0) continue;
@@ -117,14 +115,9 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             if (st.pending == 2 && holding.side == 0) st.pending = 0;
         }
 
-        int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, every_symbol, &has_position);
-        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
-        if (equity_curve != nullptr) equity_curve[t] = equity;
-        equity_prev_close = equity;
+        equity_prev_close = mark_bar_close(pf, metrics, m, t, every_symbol, equity_curve);  // Note [The bar's close]
     }
-    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
-                   out);
+    finish_run(pf, metrics, equity_prev_close, config, out);
 }
 
 }  // namespace btforge

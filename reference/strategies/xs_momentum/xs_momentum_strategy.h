@@ -27,6 +27,7 @@
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
+#include "reference/portfolio/bar_close.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
 #include "reference/portfolio/position_fills.h"
@@ -190,11 +191,7 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
         // rebalance_bars bars, the ranking sets the targets.
         if (t == last_bar) {
             for (int s = 0; s < m.n_symbols; ++s) {
-                Holding& holding = pf.holdings[s];
-                if (holding.side == 0) continue;
-                FillContext where = fill_context(t, s, states[s].trade_index);
-                close_position(pf, metrics, log, config, where, holding.qty, m.close[market_index(m, s, t)], kTaker,
-                               kEndOfData);
+                close_holding_at_end_of_data(pf, metrics, log, config, m, t, s, states[s].trade_index);
             }
         } else if ((t + 1) % p.rebalance_bars == 0) {
             int order[kMaxSymbols];
@@ -211,14 +208,9 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
             }
         }
 
-        int has_position = 0;
-        double equity = portfolio_equity_at_close(pf, m, t, held, &has_position);
-        metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
-        if (equity_curve != nullptr) equity_curve[t] = equity;
-        equity_prev_close = equity;
+        equity_prev_close = mark_bar_close(pf, metrics, m, t, held, equity_curve);  // Note [The bar's close]
     }
-    metrics_finish(metrics, equity_prev_close, pf.account.fees_paid, pf.account.funding_paid, config.bars_per_year,
-                   out);
+    finish_run(pf, metrics, equity_prev_close, config, out);
 }
 
 }  // namespace btforge

@@ -23,6 +23,7 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.periods = run.periods;
     request.pbo = run.pbo;
     request.walk_forward = run.walk_forward;
+    request.cpcv = run.cpcv;
     request.threads = threads;
     try {
         return check_sweep_request(request);
@@ -82,7 +83,7 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
         const auto validation_started = std::chrono::steady_clock::now();
         merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run, hooks);
         merged->validation_seconds = seconds_since(validation_started);
-        if (merged->validation->pbo && merged->validation->pbo->cancelled) {
+        if (merged->validation->cancelled()) {
             merged->cancelled = true;
             return merged;
         }

@@ -33,6 +33,7 @@ nlohmann::json run_identity(const SweepRun& run, const CheckedSweepRequest& chec
     id["periods"] = r.periods;
     id["pbo"] = r.pbo;
     id["walk_forward"] = r.walk_forward;
+    id["cpcv"] = r.cpcv;
     id["shards"] = checked.shard ? checked.shard->count : 1;
     return id;
 }
@@ -108,6 +109,11 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
                              "sharpe, sortino or total_return (got " + r.rank_by + ")");
         }
     }
+    if (!r.cpcv.empty()) {
+        std::string why;
+        checked.cpcv_plan = parse_purged_cv(r.cpcv, &why);
+        if (!checked.cpcv_plan) throw UsageError("--cpcv: " + why);
+    }
     if (checked.rank_by_dsr) {
         if (r.periods == 0) throw UsageError("--rank-by dsr needs the period statistics: --periods must be 1..16, got 0");
         if (r.all_rows) throw UsageError("--rank-by dsr ranks the kept rows after the sweep; --all-rows cannot be ranked so");
@@ -116,7 +122,9 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
                              std::to_string(kMaxDeflatedTopRows) + ", got " + std::to_string(r.top_n));
         }
     }
-    if (r.periods < 0) r.periods = r.pbo || checked.walk_forward_plan || checked.rank_by_dsr ? kMaxPeriods : 0;
+    if (r.periods < 0) {
+        r.periods = r.pbo || checked.walk_forward_plan || checked.cpcv_plan || checked.rank_by_dsr ? kMaxPeriods : 0;
+    }
     if (r.periods > kMaxPeriods) {
         throw UsageError("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(r.periods));
     }
@@ -129,6 +137,10 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         throw UsageError("--walk-forward " + r.walk_forward + " needs more than " +
                          std::to_string(checked.walk_forward_plan->in_sample_periods) + " periods (--periods " +
                          std::to_string(r.periods) + "): one at least must be out of sample");
+    }
+    if (checked.cpcv_plan) {
+        const std::string refused = check_purged_cv_plan(*checked.cpcv_plan, r.periods);
+        if (!refused.empty()) throw UsageError("--cpcv " + r.cpcv + ": " + refused);
     }
     if (!r.shard.empty()) {
         std::string why;
@@ -155,6 +167,7 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     validation.n_periods = r.periods;
     validation.pbo = r.pbo;
     validation.walk_forward = checked.walk_forward_plan;
+    validation.cpcv = checked.cpcv_plan;
     if (checked.walk_forward_metric) validation.score = *checked.walk_forward_metric;
     validation.top_rows = std::move(top_rows);
     if (validation.top_rows.size() > 10) validation.top_rows.resize(10);
@@ -163,14 +176,17 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     validation.pbo_options.scanned = &progress.done;
     validation.pbo_options.cancel = hooks.cancel;
     validation.overfitting = overfitting;
-    if (r.pbo) {
+    // The scans of every combination: the CSCV's two, the CPCV's one.
+    const bool scans = r.pbo || checked.cpcv_plan.has_value();
+    if (scans) {
         progress.done = 0;
-        progress.total = cscv_scan_total(combinations);
+        progress.total = (r.pbo ? cscv_scan_total(combinations) : 0) + (checked.cpcv_plan ? combinations : 0);
         progress.stage = SweepProgress::kPbo;
     }
     std::unique_ptr<ProgressReporter> reporter;
-    if (r.pbo && hooks.progress_on_stderr) {
-        reporter = std::make_unique<ProgressReporter>("pbo scans", progress.total.load(), progress.done, 0.0);
+    if (scans && hooks.progress_on_stderr) {
+        reporter = std::make_unique<ProgressReporter>(r.pbo ? "pbo scans" : "cpcv scan", progress.total.load(),
+                                                      progress.done, 0.0);
     }
     return validate_sweep(periods, validation);
 }
@@ -319,9 +335,11 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
             run->validation = validate_rows(checked, outcome.periods, outcome.combinations, std::move(top_rows),
                                             r.pbo_backend != "cpu" ? backend.overfitting : nullptr, validation_hooks);
         }
-        if (run->validation && run->validation->pbo && run->validation->pbo->cancelled) {
+        if (run->validation && run->validation->cancelled()) {
             run->cancelled = true;
-            run->cancelled_while = "while computing the probability of backtest overfitting";
+            run->cancelled_while = run->validation->pbo && run->validation->pbo->cancelled
+                                       ? "while computing the probability of backtest overfitting"
+                                       : "while computing the combinatorial purged cross-validation";
             return run;
         }
     }

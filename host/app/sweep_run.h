@@ -62,6 +62,7 @@ struct SweepRequest {
     bool pbo = false;
     std::string pbo_backend = "auto";
     std::string walk_forward;  // "" or anchored[:K] / rolling:K
+    std::string cpcv;          // "" or K[:E] (Note [Combinatorial purged cross-validation])
     std::string shard;         // "" or "i/N" (Note [Shards])
 };
 
@@ -97,6 +98,7 @@ struct CheckedSweepRequest {
     const MetricColumn* metric = nullptr;  // what the sweep ranks by (sharpe for dsr)
     bool rank_by_dsr = false;
     std::optional<WalkForwardPlan> walk_forward_plan;
+    std::optional<PurgedCvPlan> cpcv_plan;
     std::optional<WalkForwardScore> walk_forward_metric;
     std::optional<ShardRange> shard;
 

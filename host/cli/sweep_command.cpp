@@ -36,8 +36,8 @@ int run_sweep_command(const std::vector<std::string>& args) {
     validation_options.add_options()
         ("periods", po::value(&request.periods)->value_name("S"),
          "cut the window into S periods of equal bars (1..16) and keep every combination's statistics per period "
-         "(default: 16 with --pbo or --walk-forward, else none); also reports the deflated Sharpe ratio of the top "
-         "rows")
+         "(default: 16 with --pbo, --walk-forward or --cpcv, else none); also reports the deflated Sharpe ratio of "
+         "the top rows")
         ("pbo", po::bool_switch(&request.pbo),
          "probability of backtest overfitting over every combination (CSCV, all C(S, S/2) splits; S even)")
         ("pbo-backend", po::value(&request.pbo_backend)->default_value(request.pbo_backend)->value_name("auto|cpu|cuda"),
@@ -45,6 +45,10 @@ int run_sweep_command(const std::vector<std::string>& args) {
         ("walk-forward", po::value(&request.walk_forward)->value_name("PLAN"),
          "anchored[:K] or rolling:K: pick the best combination in K periods (by --rank-by: sharpe, sortino or "
          "total_return), trade the next period, repeat; writes OUTPUT.walkforward.csv")
+        ("cpcv", po::value(&request.cpcv)->implicit_value("2:1")->value_name("K[:E]"),
+         "combinatorial purged cross-validation: every way to test K of the S periods (default 2), the rest "
+         "in-sample less E periods on each side of a tested block (default 1); the spread of the selected "
+         "combination's out-of-sample Sharpe ratio over its paths")
         ("shard", po::value(&request.shard)->value_name("i/N"),
          "run the i-th of N contiguous parts of the combinations (0 <= i < N) and write OUTPUT.shard for "
          "btforge merge (Note [Shards])");

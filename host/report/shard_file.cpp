@@ -378,6 +378,7 @@ std::pair<ExpectedSection, ExpectedSection> read_header(const ShardInput& in, co
     run.periods = static_cast<int>(f.integer(id, "/identity", "periods", 0, kMaxPeriods));
     run.pbo = f.flag(id, "/identity", "pbo");
     run.walk_forward = f.text(id, "/identity", "walk_forward");
+    run.cpcv = f.text(id, "/identity", "cpcv");
     const std::uint64_t shards = f.count(id, "/identity", "shards", kMaxShards);
 
     // Which shard, and its part of the run order (Note [Shards]).

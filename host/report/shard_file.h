@@ -59,7 +59,9 @@ namespace btforge {
 // identity hashed, each row one of its shard's own combinations, once).
 // Messages name the file (or message), the section or JSON pointer and a
 // stable rule; no byte of the file that is not printable text is echoed.
-inline constexpr std::uint32_t kShardFormatVersion = 3;
+// Version 4: the identity names the run's --cpcv (Note [Combinatorial
+// purged cross-validation]); version 3's lacked it.
+inline constexpr std::uint32_t kShardFormatVersion = 4;
 
 // Note [What a shard's periods carry]
 // A shard's period statistics travel to one place, the merge's validation
@@ -118,6 +120,7 @@ struct ShardRun {
     int periods = 0;
     bool pbo = false;
     std::string walk_forward;
+    std::string cpcv;
 };
 
 struct ShardFile {

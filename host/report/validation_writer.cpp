@@ -143,6 +143,18 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
             out << "; probability of an out-of-sample loss " << cell(p.probability_of_loss, 3) << "\n";
         }
     }
+    if (v.cpcv) {
+        const PurgedCvReport& c = *v.cpcv;
+        out << "\ncombinatorial purged cross-validation (" << c.splits.size() << " splits testing "
+            << c.plan.test_periods << " of " << c.periods << " periods, an embargo of " << c.plan.embargo
+            << " on each side; " << c.paths.size() << " out-of-sample paths, " << cell(c.seconds, 2) << " s on "
+            << c.threads << " threads):\n"
+            << "  sharpe of the selected combination over the paths: mean " << shown(c.mean_sharpe * annual, 3)
+            << ", deviation " << shown(c.sharpe_deviation * annual, 3) << ", from " << shown(c.min_sharpe * annual, 3)
+            << " to " << shown(c.max_sharpe * annual, 3) << "; " << cell(100.0 * c.share_not_positive, 1)
+            << "% of the paths at or below 0 (annualized)\n";
+        if (c.selection_undefined != nullptr) out << "  nothing was selected (" << c.selection_undefined << ")\n";
+    }
     if (!v.deflated.empty()) {
         out << "\ndeflated sharpe of the top rows (" << v.trials << (v.trials == 1 ? " trial" : " trials")
             << "; variance of their sharpe "
@@ -253,6 +265,40 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
         walk["efficiency"] = number(w.efficiency);
         say_undefined(walk, "efficiency", w.efficiency_undefined);
         doc["walk_forward"] = walk;
+    }
+    if (v.cpcv) {
+        const PurgedCvReport& c = *v.cpcv;
+        nlohmann::ordered_json splits = nlohmann::ordered_json::array();
+        const auto periods_of = [&](std::uint32_t mask) {
+            nlohmann::json list = nlohmann::json::array();
+            for (int p = 0; p < c.periods; ++p) {
+                if ((mask >> p & 1u) != 0) list.push_back(p);
+            }
+            return list;
+        };
+        for (const PurgedCvSplit& s : c.splits) {
+            const std::uint64_t id = space.combination_id(s.winner);
+            splits.push_back({{"test_periods", periods_of(s.test_mask)},
+                              {"in_sample_periods", periods_of(s.in_sample_mask)},
+                              {"combination_id", id},
+                              {"in_sample_sharpe_annualized", number(s.in_sample_sharpe * annual)}});
+        }
+        nlohmann::ordered_json paths = nlohmann::ordered_json::array();
+        for (const PurgedCvPath& p : c.paths) {
+            paths.push_back({{"splits", p.splits}, {"sharpe_annualized", number(p.sharpe * annual)}, {"bars", p.bars}});
+        }
+        nlohmann::ordered_json cpcv = {{"plan", describe_purged_cv(c.plan)},
+                                       {"test_periods", c.plan.test_periods},
+                                       {"embargo", c.plan.embargo}};
+        say_undefined(cpcv, "selection", c.selection_undefined);
+        cpcv["mean_sharpe_annualized"] = number(c.mean_sharpe * annual);
+        cpcv["sharpe_deviation_annualized"] = number(c.sharpe_deviation * annual);
+        cpcv["min_sharpe_annualized"] = number(c.min_sharpe * annual);
+        cpcv["max_sharpe_annualized"] = number(c.max_sharpe * annual);
+        cpcv["share_not_positive"] = number(c.share_not_positive);
+        cpcv["splits"] = splits;
+        cpcv["paths"] = paths;
+        doc["cpcv"] = cpcv;
     }
     doc["verdict"] = validation_verdict(v);
     out << doc.dump(2) << '\n';

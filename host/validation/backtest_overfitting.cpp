@@ -23,9 +23,9 @@ namespace {
 constexpr std::uint64_t kTile = 512;
 
 void check_shape(std::size_t values, int periods) {
-    if (periods < 2 || periods > kMaxPeriods || periods % 2 != 0) {
-        throw std::invalid_argument("the probability of backtest overfitting needs an even number of periods in 2.." +
-                                    std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
+    if (periods < 1 || periods > kMaxPeriods) {
+        throw std::invalid_argument("period statistics come in 1.." + std::to_string(kMaxPeriods) +
+                                    " periods, got " + std::to_string(periods));
     }
     if (values == 0 || values % static_cast<std::size_t>(periods) != 0) {
         throw std::invalid_argument("the period returns are not whole rows of " + std::to_string(periods) +
@@ -82,6 +82,14 @@ std::int64_t CscvInput::bars_of(std::uint32_t mask) const {
 }
 
 CscvInput pack_cscv_input(std::span<const PeriodStatistics> returns, int periods) {
+    if (periods < 2 || periods > kMaxPeriods || periods % 2 != 0) {
+        throw std::invalid_argument("the probability of backtest overfitting needs an even number of periods in 2.." +
+                                    std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
+    }
+    return pack_period_sums(returns, periods);
+}
+
+CscvInput pack_period_sums(std::span<const PeriodStatistics> returns, int periods) {
     check_shape(returns.size(), periods);
     CscvInput input;
     input.periods = periods;
@@ -190,6 +198,29 @@ OverfittingReport cscv_report(const CscvInput& input, std::span<const std::uint3
     return report;
 }
 
+std::vector<CscvBest> in_sample_winners(const CscvInput& input, std::span<const std::uint32_t> masks,
+                                        const OverfittingOptions& options, int* threads) {
+    std::vector<std::int64_t> in_bars(masks.size());
+    for (std::size_t s = 0; s < masks.size(); ++s) in_bars[s] = input.bars_of(masks[s]);
+    int started = 1;
+    std::vector<CscvBest> winners = scan_on_cpu(
+        input, masks.size(), cscv_no_winner(), options, started,
+        [&](std::vector<CscvBest>& best, std::uint64_t first, std::uint64_t end) {
+            for (std::size_t s = 0; s < masks.size(); ++s) {
+                CscvBest b = best[s];
+                for (std::uint64_t n = first; n < end; ++n) {
+                    cscv_offer(b, cscv_sharpe(input.row(n), input.periods, masks[s], in_bars[s]), n);
+                }
+                best[s] = b;
+            }
+        },
+        [](CscvBest& into, const CscvBest& other) {
+            if (other.index != kCscvNone) cscv_offer(into, other.sharpe, other.index);
+        });
+    if (threads != nullptr) *threads = started;
+    return winners;
+}
+
 std::vector<std::uint32_t> cscv_split_masks(int periods) {
     std::vector<std::uint32_t> masks;
     for (std::uint32_t mask = 0; mask < (std::uint32_t{1} << periods); ++mask) {
@@ -203,31 +234,14 @@ OverfittingReport probability_of_backtest_overfitting(std::span<const PeriodStat
     const auto started = std::chrono::steady_clock::now();
     const CscvInput input = pack_cscv_input(returns, periods);
     const std::vector<std::uint32_t> masks = cscv_split_masks(periods);
-    std::vector<std::int64_t> in_bars(masks.size());
     std::vector<std::int64_t> out_bars(masks.size());
-    for (std::size_t s = 0; s < masks.size(); ++s) {
-        in_bars[s] = input.bars_of(masks[s]);
-        out_bars[s] = input.bars_of(input.all_periods() & ~masks[s]);
-    }
+    for (std::size_t s = 0; s < masks.size(); ++s) out_bars[s] = input.bars_of(input.all_periods() & ~masks[s]);
     const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(); };
     int threads = 1;
     const auto scans_started = std::chrono::steady_clock::now();
 
     // Scan 1: the in-sample winners.
-    const std::vector<CscvBest> winners = scan_on_cpu(
-        input, masks.size(), cscv_no_winner(), options, threads,
-        [&](std::vector<CscvBest>& best, std::uint64_t first, std::uint64_t end) {
-            for (std::size_t s = 0; s < masks.size(); ++s) {
-                CscvBest b = best[s];
-                for (std::uint64_t n = first; n < end; ++n) {
-                    cscv_offer(b, cscv_sharpe(input.row(n), periods, masks[s], in_bars[s]), n);
-                }
-                best[s] = b;
-            }
-        },
-        [](CscvBest& into, const CscvBest& other) {
-            if (other.index != kCscvNone) cscv_offer(into, other.sharpe, other.index);
-        });
+    const std::vector<CscvBest> winners = in_sample_winners(input, masks, options, &threads);
     OverfittingReport cancelled_report;
     cancelled_report.periods = periods;
     cancelled_report.combinations = input.combinations;

@@ -114,7 +114,16 @@ struct CscvInput {
 // Throws std::invalid_argument as probability_of_backtest_overfitting does,
 // and when the combinations' bar counts of a period differ.
 CscvInput pack_cscv_input(std::span<const PeriodStatistics> returns, int periods);
+// The same packing for any 1..16 periods (what splits other than halves read).
+CscvInput pack_period_sums(std::span<const PeriodStatistics> returns, int periods);
 
+// Scan 1 of Note [CSCV scan] for any in-sample masks: per mask, the
+// combination of best in-sample Sharpe ratio (cscv_ranks_before), on
+// options.threads (*threads, when not null, says how many ran; progress
+// counts each combination once). The combinatorial purged cross-validation
+// (Note [Combinatorial purged cross-validation]) selects with it too.
+std::vector<CscvBest> in_sample_winners(const CscvInput& input, std::span<const std::uint32_t> masks,
+                                        const OverfittingOptions& options, int* threads);
 // The winners' out-of-sample Sharpe ratios: the thresholds of the rank scan.
 std::vector<double> cscv_winner_out_of_sample(const CscvInput& input, std::span<const std::uint32_t> masks,
                                               std::span<const CscvBest> winners);

@@ -172,6 +172,7 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
         v.pbo = request.overfitting ? request.overfitting(periods, request.n_periods, request.pbo_options)
                                     : probability_of_backtest_overfitting(periods, request.n_periods, request.pbo_options);
     }
+    if (request.cpcv) v.cpcv = combinatorial_purged_cv(periods, request.n_periods, *request.cpcv, request.pbo_options);
     return v;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/validation/backtest_overfitting.h"
+#include "host/validation/purged_cross_validation.h"
 #include "host/validation/sharpe_statistics.h"
 #include "host/validation/walk_forward.h"
 
@@ -25,6 +26,9 @@ namespace btforge {
 //     all of them, and each row's Sharpe ratio, skewness and kurtosis come
 //     from its period power sums (Note [Moments from power sums]), kernel
 //     outputs like its metrics; all per bar;
+//   - the combinatorial purged cross-validation: the distribution of the
+//     out-of-sample Sharpe ratio of the selection over its paths (Note
+//     [Combinatorial purged cross-validation]);
 //   - a verdict in words.
 // What a degenerate input leaves undefined is said, not computed: Note
 // [Undefined statistics]. The marking of rows with few trades (Note [Rows
@@ -71,6 +75,10 @@ struct SweepValidation {
     std::vector<DeflatedRow> deflated;
     std::optional<OverfittingReport> pbo;
     std::optional<WalkForwardReport> walk_forward;
+    std::optional<PurgedCvReport> cpcv;
+
+    // A scan of every combination (the CSCV's or the CPCV's) was stopped.
+    bool cancelled() const { return (pbo && pbo->cancelled) || (cpcv && cpcv->cancelled); }
 };
 
 struct ValidationRequest {
@@ -78,8 +86,9 @@ struct ValidationRequest {
     bool pbo = false;
     std::optional<WalkForwardPlan> walk_forward;
     WalkForwardScore score = WalkForwardScore::Sharpe;
+    std::optional<PurgedCvPlan> cpcv;
     std::vector<SweepRowRef> top_rows;  // rows to deflate, best first
-    OverfittingOptions pbo_options;
+    OverfittingOptions pbo_options;  // also the CPCV's (its scan counts each combination once more)
     int threads = 1;  // of the trials and the walk-forward (the CSCV's: pbo_options.threads)
     // Runs the CSCV elsewhere (a GPU: Note [CSCV scan on the device]) with
     // the same result; unset: probability_of_backtest_overfitting on the CPU.

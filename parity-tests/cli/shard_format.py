@@ -1,8 +1,9 @@
 """A shard file's parts (Note [Shard files]), for tests that edit shards.
 
-Versions 2 and 3 are "BTFSHARD", the version (uint32) and three sections
+Versions 2 to 4 are "BTFSHARD", the version (uint32) and three sections
 (header JSON, rows, period statistics), each its length (uint64), its bytes
-and their SHA-256; version 3's period statistics are what validation reads
+and their SHA-256 (version 4's identity names --cpcv, version 3's does
+not); version 3's and 4's period statistics are what validation reads
 (the header's period_bytes: 64, Note [What a shard's periods carry]),
 version 2's all of them (112). Version 1 (btforge before issue 29) is
 "BTFSHARD", the version, the header's length and the header, whose "rows"

@@ -27,7 +27,7 @@ from shard_format import Shard
 BTFORGE = None
 MARKET = ["--synthetic-bars", "4000"]
 PARAMS = ["--param", "ema_fast=8,12,20", "--param", "sl_atr=1.5,2,3", "--param", "tp_atr=3,5", "--param", "mode=0,1"]
-VALIDATION = ["--walk-forward", "rolling:4", "--pbo"]
+VALIDATION = ["--walk-forward", "rolling:4", "--pbo", "--cpcv"]
 
 
 class ShardMergeTest(unittest.TestCase):
@@ -348,7 +348,7 @@ class ShardFileTest(unittest.TestCase):
     def test_an_older_format_is_named(self):
         self.edited("s0.shard", lambda s: setattr(s, "version", 1), "old.shard")
         self.merge_refused("old.shard", "s1.shard",
-                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 3 "
+                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 4 "
                                  "(an older btforge wrote it",))
 
     def test_a_grid_edited_since_the_shards_ran_is_refused(self):

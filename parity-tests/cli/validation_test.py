@@ -176,9 +176,79 @@ class ValidationTest(unittest.TestCase):
         self.assertEqual([d["dsr"] for d in deflated], sorted((d["dsr"] for d in deflated), reverse=True))
         self.assertIn("rows ranked by dsr", p.stdout)
 
+    def test_cpcv_is_an_independent_cpcv_of_the_replayed_equity_curves(self):
+        # Note [Combinatorial purged cross-validation], written again from the
+        # book on every combination's replayed equity curve: per-bar returns
+        # cut by the period spans, every split's in-sample winner, every path.
+        p = self.sweep("res", "--cpcv", "2:1", "--periods", "8")
+        with open(self.path("res.validation.json")) as f:
+            doc = json.load(f)
+        cpcv = doc["cpcv"]
+        spans = doc["period_spans"]
+        periods = len(spans)
+        sums = []  # per combination, per period: [sum r, sum r^2, bars]
+        for c in range(64):
+            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, "-c", str(c), *MARKET,
+                         "--trades", self.path("t.csv"), "--equity", self.path("e.csv"))
+            row = [[0.0, 0.0, 0] for _ in range(periods)]
+            previous = 10000.0
+            for e in read_csv(self.path("e.csv")):
+                equity = float(e["equity"])
+                r = equity / previous - 1.0 if previous > 0.0 and equity != previous else 0.0
+                previous = equity
+                p_of = [i for i, s in enumerate(spans) if s["first_bar_time"] <= e["time"] <= s["last_bar_time"]]
+                self.assertEqual(len(p_of), 1, e["time"])
+                cell = row[p_of[0]]
+                cell[0] += r
+                cell[1] += r * r
+                cell[2] += 1
+            sums.append(row)
+
+        def sharpe(cells):
+            total, squares, bars = 0.0, 0.0, 0
+            for cell in cells:
+                total += cell[0]
+                squares += cell[1]
+                bars += cell[2]
+            mean = total / bars
+            variance = squares / bars - mean * mean
+            return mean / math.sqrt(variance) if variance > 0.0 else 0.0
+
+        tests = [m for m in range(1 << periods) if bin(m).count("1") == 2]
+        winners = []
+        for t in tests:
+            excluded = t
+            for q in range(periods):
+                if t >> q & 1:
+                    excluded |= (1 << max(q - 1, 0)) | (1 << min(q + 1, periods - 1))
+            in_sample = [q for q in range(periods) if not excluded >> q & 1]
+            scores = [sharpe([sums[c][q] for q in in_sample]) for c in range(64)]
+            winners.append(max(range(64), key=lambda c: (scores[c], -c)))
+            split = cpcv["splits"][len(winners) - 1]
+            self.assertEqual(split["test_periods"], [q for q in range(periods) if t >> q & 1])
+            self.assertEqual(split["in_sample_periods"], in_sample)
+        self.assertEqual([s["combination_id"] for s in cpcv["splits"]], winners)
+        annual = math.sqrt(365.25 * 24)
+        testing = [[i for i, t in enumerate(tests) if t >> q & 1] for q in range(periods)]
+        self.assertEqual(len(cpcv["paths"]), 7)  # C(7, 1)
+        shown = []
+        for j, path in enumerate(cpcv["paths"]):
+            chosen = [testing[q][j] for q in range(periods)]
+            self.assertEqual(path["splits"], chosen)
+            mine = sharpe([sums[winners[chosen[q]]][q] for q in range(periods)]) * annual
+            self.assertAlmostEqual(path["sharpe_annualized"], mine, delta=1e-9 * max(1.0, abs(mine)))
+            shown.append(mine)
+        mean = sum(shown) / len(shown)
+        self.assertAlmostEqual(cpcv["mean_sharpe_annualized"], mean, delta=1e-9 * max(1.0, abs(mean)))
+        deviation = math.sqrt(sum((x - mean) ** 2 for x in shown) / len(shown))
+        self.assertAlmostEqual(cpcv["sharpe_deviation_annualized"], deviation, delta=1e-9 * max(1.0, deviation))
+        self.assertEqual(cpcv["share_not_positive"], sum(1 for x in shown if x <= 0.0) / len(shown))
+        self.assertIn("combinatorial purged cross-validation (28 splits testing 2 of 8 periods, an embargo of 1 "
+                      "on each side; 7 out-of-sample paths", p.stdout)
+
     def test_cpu_and_emu_write_the_same_validation(self):
-        self.sweep("cpu", "--walk-forward", "anchored:2", "--pbo", "--periods", "6", "--backend", "cpu")
-        self.sweep("emu", "--walk-forward", "anchored:2", "--pbo", "--periods", "6", "--backend", "emu")
+        self.sweep("cpu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "cpu")
+        self.sweep("emu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "emu")
         for suffix in (".validation.json", ".walkforward.csv"):
             with open(self.path("cpu" + suffix), "rb") as a, open(self.path("emu" + suffix), "rb") as b:
                 self.assertEqual(a.read(), b.read(), suffix)
@@ -190,6 +260,11 @@ class ValidationTest(unittest.TestCase):
             (["--walk-forward", "rolling:16"], "needs more than 16 periods (--periods 16)"),
             (["--walk-forward", "rolling:4", "--rank-by", "max_drawdown"], "sharpe, sortino or total_return"),
             (["--walk-forward", "sideways"], "--walk-forward: expected anchored, anchored:K or rolling:K"),
+            (["--cpcv", "0"], "--cpcv: expected K or K:E (K test periods >= 1, E embargo periods >= 0), got '0'"),
+            (["--cpcv", "2:x"], "--cpcv: the embargo E must be a whole number of periods >= 0, got 'x'"),
+            (["--cpcv", "6", "--periods", "6"], "--cpcv 6: K test periods must leave one in sample: 1 <= K < 6"),
+            (["--cpcv", "2:2", "--periods", "4"],
+             "--cpcv 2:2: the split testing periods 0,1 of 4 has no in-sample period left after an embargo of 2"),
             (["--periods", "16", "--from", "2024-01-01T00:00", "--to", "2024-01-01T05:00"],
              "--periods 16 needs at least that many bars; the window has 5"),
             (["--rank-by", "dsr", "--all-rows"], "--rank-by dsr ranks the kept rows after the sweep"),

@@ -132,6 +132,7 @@ def sweep(
     pbo: bool = False,
     pbo_backend: str = "auto",
     walk_forward: Optional[str] = None,
+    cpcv: Optional[str] = None,
     start: TimeLike = None,
     end: TimeLike = None,
     initial_equity: Optional[float] = None,
@@ -159,8 +160,9 @@ def sweep(
     min_trades: rows with fewer round trips are marked (``enough_trades``
         False) and ranked after the others (``--min-trades``; None: the
         command line's default, 10; 0: no minimum).
-    periods, pbo, walk_forward: out-of-sample evidence (docs/VALIDATION.md):
-        ``walk_forward="rolling:4"``, ``pbo=True``.
+    periods, pbo, walk_forward, cpcv: out-of-sample evidence
+        (docs/VALIDATION.md): ``walk_forward="rolling:4"``, ``pbo=True``,
+        ``cpcv="2:1"`` (K test periods, an embargo of E on each side).
     start, end: the window ``start <= time < end`` (``--from``/``--to``).
     initial_equity, maker_fee, taker_fee, slippage, margin_mode: the account.
     progress: show progress in a notebook or on a terminal.
@@ -187,6 +189,8 @@ def sweep(
         options["periods"] = int(periods)
     if walk_forward is not None:
         options["walk_forward"] = walk_forward
+    if cpcv is not None:
+        options["cpcv"] = cpcv
     if devices is not None:
         options["devices"] = devices
     if all_rows:

@@ -50,6 +50,7 @@ public:
         request.pbo = read.flag("pbo", false);
         request.pbo_backend = read.text("pbo_backend", request.pbo_backend);
         request.walk_forward = read.text("walk_forward", "");
+        request.cpcv = read.text("cpcv", "");
         const std::string spool = read.text("spool_directory", "");
         request.spool_directory = spool.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(spool);
         read.check_all_read();

@@ -48,10 +48,10 @@ def test_table_equals_the_cli_csv(run_cli, tmp_path, rank_by):
 
 def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
     market = btforge.Market.synthetic(bars=BARS)
-    result = btforge.sweep(market, params=PARAMS, all_rows=True, walk_forward="rolling:4", pbo=True, threads=2,
-                           backend="cpu", progress=False)
-    run_cli("sweep", *SYNTH, *cli_params(), "--all-rows", "--walk-forward", "rolling:4", "--pbo", "--threads", "2",
-            "--backend", "cpu", "-o", "r")
+    result = btforge.sweep(market, params=PARAMS, all_rows=True, walk_forward="rolling:4", pbo=True, cpcv="2:1",
+                           threads=2, backend="cpu", progress=False)
+    run_cli("sweep", *SYNTH, *cli_params(), "--all-rows", "--walk-forward", "rolling:4", "--pbo", "--cpcv", "2:1",
+            "--threads", "2", "--backend", "cpu", "-o", "r")
     assert len(result.table) == result.summary["combinations"] == 36
     pd.testing.assert_frame_equal(result.table, cli_table(tmp_path / "r.csv", result), check_exact=True)
     validation = json.loads((tmp_path / "r.validation.json").read_text())
@@ -61,6 +61,7 @@ def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
     walk_forward = read_csv(tmp_path / "r.walkforward.csv").astype(result.walk_forward.dtypes.to_dict())
     pd.testing.assert_frame_equal(result.walk_forward, walk_forward, check_exact=True)
     assert 0.0 <= result.pbo["pbo"] <= 1.0 and result.verdict
+    assert len(result.validation["cpcv"]["paths"]) == 15  # C(15, 1) of 16 periods
 
 
 def test_min_trades_equals_the_cli(run_cli, tmp_path):

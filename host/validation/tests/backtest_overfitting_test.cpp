@@ -12,20 +12,10 @@
 #include <vector>
 
 #include "host/validation/backtest_overfitting.h"
+#include "host/validation/tests/period_of_returns.h"
 
 namespace btforge {
 namespace {
-
-PeriodStatistics period_of(const std::vector<double>& r) {
-    PeriodStatistics p{};
-    for (double x : r) {
-        p.return_sum += x;
-        p.return_sum_squares += x * x;
-        if (x < 0.0) p.downside_sum_squares += x * x;
-    }
-    p.bars = static_cast<int>(r.size());
-    return p;
-}
 
 TEST_CASE("CSCV splits: C(S, S/2) masks of S/2 in-sample periods, in increasing order") {
     CHECK(cscv_split_masks(2) == std::vector<std::uint32_t>{0b01, 0b10});

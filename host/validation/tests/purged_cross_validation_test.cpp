@@ -9,19 +9,10 @@
 #include <vector>
 
 #include "host/validation/purged_cross_validation.h"
+#include "host/validation/tests/period_of_returns.h"
 
 namespace btforge {
 namespace {
-
-PeriodStatistics period_of(const std::vector<double>& r) {
-    PeriodStatistics p{};
-    for (double x : r) {
-        p.return_sum += x;
-        p.return_sum_squares += x * x;
-    }
-    p.bars = static_cast<int>(r.size());
-    return p;
-}
 
 TEST_CASE("test masks: every k of S periods, in increasing order") {
     CHECK(purged_cv_test_masks(1, 3) == std::vector<std::uint32_t>{0b001, 0b010, 0b100});

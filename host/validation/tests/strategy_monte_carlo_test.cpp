@@ -20,6 +20,7 @@
 #include "host/engine/cpu_sweep.h"
 #include "host/engine/indicator_signatures.h"
 #include "host/validation/backtest_overfitting.h"
+#include "host/validation/purged_cross_validation.h"
 #include "host/validation/sweep_validation.h"
 #include "spec/embedded_specs.h"
 
@@ -105,9 +106,15 @@ DeflatedRow best_deflated(const Swept& s) {
 // one market are strongly dependent, so a market's PBO spreads widely: about
 // 0.1 is the standard error of the mean). The best row's DSR tests at 95%:
 // it may pass by chance in 5% of markets; at most 1 of the 8 may pass.
+// The CPCV (2 of 8 periods held out, embargo 1: 7 paths) trades a selection
+// whose out-of-sample Sharpe ratio is noise: half of the paths at or below
+// 0 in expectation. A market's paths share most of their winners, so its
+// share is often 0 or 1 (about 0.37 of spread); the mean of 8 must lie in
+// [0.25, 0.75], two standard errors around 1/2 (these seeds give 0.66).
 TEST_CASE("Monte Carlo, strategies on random walks: PBO near one half, the winner's DSR insignificant") {
     double mean_pbo = 0.0;
     int significant = 0;
+    double mean_share_not_positive = 0.0;  // of the CPCV's paths
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
         const Swept s = sweep(market_of(seed, 0.01, 0.0, 1.0));
         const OverfittingReport r = probability_of_backtest_overfitting(s.periods, kPeriods, {2});
@@ -116,9 +123,15 @@ TEST_CASE("Monte Carlo, strategies on random walks: PBO near one half, the winne
                                << best.moments.sharpe << ")");
         mean_pbo += r.pbo / 8.0;
         if (best.dsr >= 0.95) ++significant;
+        const PurgedCvReport cv = combinatorial_purged_cv(s.periods, kPeriods, {2, 1}, {2});
+        MESSAGE("random walk " << seed << ": CPCV mean path sharpe per bar " << cv.mean_sharpe << ", share <= 0 "
+                               << cv.share_not_positive);
+        mean_share_not_positive += cv.share_not_positive / 8.0;
     }
     CHECK(mean_pbo >= 0.35);
     CHECK(significant <= 1);
+    CHECK(mean_share_not_positive >= 0.25);
+    CHECK(mean_share_not_positive <= 0.75);
 }
 
 // A planted edge: the log price also follows a sine of amplitude 0.15 and a
@@ -131,6 +144,8 @@ TEST_CASE("Monte Carlo, strategies on random walks: PBO near one half, the winne
 // 10% of them, and the best row's DSR is significant at 95%. (At half that
 // amplitude, 0.08, the evidence thins out: one of the three markets gave
 // PBO 0.26 and a DSR of 0.957, which is where such a test stops being sure.)
+// The CPCV's winners are of the fast family in at least 90% of its splits
+// too, and none of its paths has a Sharpe ratio at or below 0.
 TEST_CASE("Monte Carlo, a planted edge: PBO low, the family that captures it wins out of sample") {
     for (std::uint64_t seed = 11; seed <= 13; ++seed) {
         CAPTURE(seed);
@@ -145,6 +160,13 @@ TEST_CASE("Monte Carlo, a planted edge: PBO low, the family that captures it win
         CHECK(static_cast<double>(family) >= 0.9 * static_cast<double>(r.splits.size()));
         CHECK(r.probability_of_loss <= 0.1);
         CHECK(best.dsr >= 0.95);
+        const PurgedCvReport cv = combinatorial_purged_cv(s.periods, kPeriods, {2, 1}, {2});
+        const auto cv_family = std::count_if(cv.splits.begin(), cv.splits.end(),
+                                             [&](const PurgedCvSplit& split) { return s.slow[split.winner] <= 96; });
+        MESSAGE("edge " << seed << ": CPCV family wins " << cv_family << " of " << cv.splits.size()
+                        << ", mean path sharpe per bar " << cv.mean_sharpe << ", share <= 0 " << cv.share_not_positive);
+        CHECK(static_cast<double>(cv_family) >= 0.9 * static_cast<double>(cv.splits.size()));
+        CHECK(cv.share_not_positive == 0.0);
     }
 }
 

@@ -9,21 +9,10 @@
 
 #include "host/validation/period_performance.h"
 #include "host/validation/sweep_validation.h"
+#include "host/validation/tests/period_of_returns.h"
 
 namespace btforge {
 namespace {
-
-PeriodStatistics period_of(const std::vector<double>& r) {
-    PeriodStatistics p{};
-    for (double x : r) {
-        p.return_sum += x;
-        p.return_sum_squares += x * x;
-        p.return_sum_cubes += x * x * x;
-        p.return_sum_fourths += x * x * x * x;
-    }
-    p.bars = static_cast<int>(r.size());
-    return p;
-}
 
 // 40 combinations x 4 periods of 50 bars: normal returns with drifts from
 // -0.1 to 0.3 per bar standard deviation, every fifth with rare large

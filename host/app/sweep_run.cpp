@@ -181,7 +181,7 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     if (scans) {
         progress.done = 0;
         progress.total = (r.pbo ? cscv_scan_total(combinations) : 0) + (checked.cpcv_plan ? combinations : 0);
-        progress.stage = SweepProgress::kPbo;
+        progress.stage = SweepProgress::kValidationScans;
     }
     std::unique_ptr<ProgressReporter> reporter;
     if (scans && hooks.progress_on_stderr) {

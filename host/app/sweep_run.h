@@ -112,7 +112,8 @@ CheckedSweepRequest check_sweep_request(SweepRequest request);
 
 // What a run reports while it works. `stage` says which counter moves.
 struct SweepProgress {
-    enum Stage : int { kPreparing = 0, kSweeping = 1, kPbo = 2, kDone = 3 };
+    // kValidationScans: the CSCV's and the CPCV's scans of every combination.
+    enum Stage : int { kPreparing = 0, kSweeping = 1, kValidationScans = 2, kDone = 3 };
     std::atomic<int> stage{kPreparing};
     std::atomic<std::uint64_t> done{0};
     std::atomic<std::uint64_t> total{0};

@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Optional
 
-_STAGES = {1: "sweep", 2: "pbo scans"}
+_STAGES = {1: "sweep", 2: "validation scans"}
 
 
 def _in_notebook() -> bool:

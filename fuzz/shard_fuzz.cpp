@@ -5,7 +5,9 @@
 // are shards of `btforge sweep --synthetic-bars 300 --synthetic-symbols 1
 // --grid G --shard i/N` with kGrids[0] (--top 2 --periods 2, 0/2;
 // --all-rows, 1/3; an empty shard, 7/8) and kGrids[1] (--top 1 --periods 4
-// --pbo, 1/2). Any input may be refused with a DataError or
+// --pbo --cpcv 1:0, 1/2), on the cpu backend with 2 threads; shard format
+// 4 (a seed of an older format stops at the version, and so would every
+// mutation of it). Any input may be refused with a DataError or
 // another std::runtime_error (a refusal that names the shard); anything else
 // escaping (a nlohmann or libstdc++ exception, std::bad_alloc), a crash, a
 // leak or undefined behaviour is a bug. A shard that is read must write back

@@ -6,20 +6,13 @@
 #include <vector>
 
 #include "host/validation/period_performance.h"
+#include "host/validation/tests/period_of_returns.h"
 
 namespace btforge {
 namespace {
 
 PeriodStatistics period(std::vector<double> returns, double start, double end) {
-    PeriodStatistics p{};
-    for (double r : returns) {
-        p.return_sum += r;
-        p.return_sum_squares += r * r;
-        p.return_sum_cubes += r * r * r;
-        p.return_sum_fourths += r * r * r * r;
-        if (r < 0.0) p.downside_sum_squares += r * r;
-    }
-    p.bars = static_cast<int>(returns.size());
+    PeriodStatistics p = period_of(returns);
     p.start_equity = start;
     p.end_equity = end;
     return p;

@@ -4,9 +4,12 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "host/engine/row_outcome.h"
+#include "host/engine/top_outcomes.h"
 #include "host/engine/worker_threads.h"
 
 namespace btforge {
@@ -68,29 +71,46 @@ Metrics run_combination(const SweepJob& job, std::span<const double> parameter_v
     return metrics;
 }
 
+std::uint64_t sweep_combinations(const SweepJob& job, const SweepOptions& options) {
+    const std::uint64_t first = options.first_ordinal;
+    const std::uint64_t last =
+        options.end_ordinal != 0 ? std::min(options.end_ordinal, job.space->count()) : job.space->count();
+    const std::uint64_t combinations = last > first ? last - first : 0;
+    return options.max_combinations != 0 ? std::min(combinations, options.max_combinations) : combinations;
+}
+
+OutcomeKey outcome_key_of(const SweepOutcome& outcome, const CombinationSpace& space, const SweepOptions& options,
+                          std::uint64_t id) {
+    const std::optional<std::uint64_t> ordinal = space.ordinal_of(id);
+    if (!ordinal || *ordinal < options.first_ordinal || *ordinal - options.first_ordinal >= outcome.outcomes.size()) {
+        throw std::logic_error("combination " + std::to_string(id) + " is not one of the run's");
+    }
+    return outcome.outcomes[*ordinal - options.first_ordinal];
+}
+
 SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& options, std::uint64_t block,
                                  const BlockRunner& run_block) {
     auto started = std::chrono::steady_clock::now();
     SweepOutcome outcome;
     const std::uint64_t first = options.first_ordinal;
-    const std::uint64_t last = options.end_ordinal != 0 ? std::min(options.end_ordinal, job.space->count()) : job.space->count();
-    outcome.combinations = last > first ? last - first : 0;
-    if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
+    outcome.combinations = sweep_combinations(job, options);
     const std::uint64_t stop = first + outcome.combinations;
     outcome.threads = std::max(1, options.threads);
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
     const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
     outcome.periods.resize(outcome.combinations * n_periods);
+    outcome.outcomes.resize(outcome.combinations);
 
     std::atomic<std::uint64_t> next{first};
     std::atomic<std::uint64_t> invalid_rows{0};
     std::mutex merge_mutex;
-    TopN top(options.rank_order(), options.top_n);
+    // Note [Distinct outcomes]: the top N outcomes, each by its best row.
+    TopOutcomes top(options.rank_order(), options.top_n);
     std::exception_ptr failure;
 
     auto worker = [&] {
         try {
-            TopN local(options.rank_order(), options.top_n);
+            TopOutcomes local(options.rank_order(), options.top_n);
             std::uint64_t local_invalid = 0;
             std::vector<ResultRow> rows(block);
             while (true) {
@@ -103,7 +123,11 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
                           n_periods != 0 ? outcome.periods.data() + (begin - first) * n_periods : nullptr);
                 for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
                     const ResultRow& row = rows[ordinal - begin];
-                    local.offer(row);
+                    const std::size_t at = ordinal - first;
+                    const OutcomeKey key = outcome_of(
+                        row.metrics, std::span<const PeriodStatistics>(outcome.periods.data() + at * n_periods, n_periods));
+                    outcome.outcomes[at] = key;
+                    local.offer(row, key);
                     if (!metrics_are_finite(row.metrics)) ++local_invalid;
                     if (options.keep_all_rows) outcome.all[ordinal - first] = row;
                 }
@@ -124,7 +148,7 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     outcome.thread_shortfall = ran.shortfall;
     if (failure) std::rethrow_exception(failure);
     outcome.cancelled = options.cancel != nullptr && options.cancel->load() && next.load() < stop;
-    outcome.top = top.sorted();
+    outcome.top = top.sorted_rows();
     outcome.invalid_rows = invalid_rows.load();
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return outcome;

@@ -10,6 +10,7 @@
 #include "host/data/market.h"
 #include "host/data/market_window.h"
 #include "host/engine/metric_columns.h"
+#include "host/engine/outcome_key.h"
 #include "host/engine/series_cache.h"
 #include "host/engine/top_n.h"
 #include "host/spec/combination_space.h"
@@ -42,7 +43,7 @@ struct SweepOptions {
     int threads = 1;
     const MetricColumn* rank_metric = nullptr;
     int min_trades = kDefaultMinTrades;  // Note [Rows with few trades]
-    std::size_t top_n = 20;
+    std::size_t top_n = 20;  // outcomes kept, each by its best row (Note [Distinct outcomes])
     bool keep_all_rows = false;
     std::atomic<std::uint64_t>* completed = nullptr;  // progress counter, optional
     const std::atomic<bool>* cancel = nullptr;        // stops the workers early, optional
@@ -62,12 +63,20 @@ struct SweepOptions {
     RankOrder rank_order() const { return RankOrder{rank_metric, min_trades}; }
 };
 
+// How many combinations a run of `options` covers: its ordinals from
+// first_ordinal.
+std::uint64_t sweep_combinations(const SweepJob& job, const SweepOptions& options);
+
 struct SweepOutcome {
-    std::vector<ResultRow> top;  // best first
+    // Best first, one row per outcome: Note [Distinct outcomes].
+    std::vector<ResultRow> top;
     std::vector<ResultRow> all;  // in run order (ordinal), when asked
     // Note [Period statistics]: job.account.n_periods per combination, in run
     // order (ordinal-major), when the job asks for periods.
     std::vector<PeriodStatistics> periods;
+    // Note [Distinct outcomes]: the key of every combination's outcome, in
+    // run order.
+    std::vector<OutcomeKey> outcomes;
     std::uint64_t combinations = 0;
     std::uint64_t invalid_rows = 0;  // rows with non-finite metrics (Note [Rows with non-finite metrics])
     double seconds = 0.0;
@@ -78,6 +87,11 @@ struct SweepOutcome {
     // 512 symbols)" (Note [Kernel variants]); empty for the reference.
     std::string kernel_variant;
 };
+
+// The outcome key of combination `id`, one of the run's (Note [Distinct
+// outcomes]).
+OutcomeKey outcome_key_of(const SweepOutcome& outcome, const CombinationSpace& space, const SweepOptions& options,
+                          std::uint64_t id);
 
 // What ran, for run lines and results: `backend`'s description, with the
 // kernel variant when the outcome names one ("cuda (...); kernel variant

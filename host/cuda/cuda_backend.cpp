@@ -21,6 +21,8 @@
 #include "host/cuda/device_indicators.h"
 #include "host/cuda/kernel_image.h"
 #include "host/cuda/top_n_device.h"
+#include "host/engine/row_outcome.h"
+#include "host/engine/top_outcomes.h"
 
 namespace btforge::cuda {
 
@@ -388,12 +390,15 @@ struct ChunkSlots {
 // What the launches need to know to collect a chunk, and what they gather.
 class ChunkCollector {
 public:
+    // `keys`: where the outcome key of the run's position p goes, at
+    // keys[order(p)] (p itself without an order).
     ChunkCollector(const CudaDriver& driver, const SweepOptions& options, const CudaRunOptions& cuda,
                    const std::string& entry, std::size_t n_periods, std::optional<DeviceTopN>& device_top,
-                   SweepOutcome& outcome, CudaSweepStats& stats, const Event& origin, double origin_seconds)
+                   SweepOutcome& outcome, OutcomeKey* keys, const std::optional<BalancedOrder>& order,
+                   CudaSweepStats& stats, const Event& origin, double origin_seconds)
         : driver_(driver), options_(options), cuda_(cuda), entry_(entry), n_periods_(n_periods),
-          device_top_(device_top), outcome_(outcome), stats_(stats), origin_(origin), origin_seconds_(origin_seconds),
-          top_(options.rank_order(), options.top_n) {}
+          device_top_(device_top), outcome_(outcome), keys_(keys), order_(order), stats_(stats), origin_(origin),
+          origin_seconds_(origin_seconds), top_(options.rank_order(), options.top_n) {}
 
     // Waits for the slot's chunk (when one is in flight) and takes in its
     // rows and period statistics; the slot is then free.
@@ -410,19 +415,6 @@ public:
         timing.start_seconds = origin_seconds_ + kernel_intervals_.back().first / 1000.0;
         timing.stop_seconds = origin_seconds_ + kernel_intervals_.back().second / 1000.0;
         stats_.chunk_timings.push_back(timing);
-        if (device_top_) {
-            device_top_->offer(slot.index, slot.count, top_, outcome_.invalid_rows);
-        } else {
-            const unsigned long long* ids = slot.ids.as<unsigned long long>();
-            const device::Metrics* rows = slot.rows.as<device::Metrics>();
-            for (std::uint64_t i = 0; i < slot.count; ++i) {
-                ResultRow row{ids[i], to_host(rows[i])};
-                top_.offer(row);
-                if (!metrics_are_finite(row.metrics)) ++outcome_.invalid_rows;
-                if (options_.keep_all_rows) outcome_.all[slot.begin + i] = row;
-                if (options_.row_sink) options_.row_sink(slot.begin + i, std::span<const ResultRow>(&row, 1));
-            }
-        }
         // One device runs every position in ordinal order (several devices
         // refuse periods), so position is the ordinal.
         if (outcome_.periods.size() != slot.begin * n_periods_) {
@@ -439,6 +431,27 @@ public:
             slot.stream.synchronize("copying the period statistics of " + chunk_name(slot) + " back");
             append_to_host(slot.periods.as<device::PeriodStatistics>(), piece, outcome_.periods);
             done += piece;
+        }
+        if (device_top_) {
+            device_top_->offer(slot.index, slot.count, top_, outcome_.invalid_rows);
+            const std::span<const OutcomeKey> keys = device_top_->keys(slot.index, slot.count);
+            for (std::uint64_t i = 0; i < slot.count; ++i) keys_[ordinal_at(slot.begin + i)] = keys[i];
+        } else {
+            // Every row came back: the host hashes the outcomes (the same
+            // outcome_of_row as the selection kernel).
+            const unsigned long long* ids = slot.ids.as<unsigned long long>();
+            const device::Metrics* rows = slot.rows.as<device::Metrics>();
+            for (std::uint64_t i = 0; i < slot.count; ++i) {
+                ResultRow row{ids[i], to_host(rows[i])};
+                const OutcomeKey key = outcome_of(
+                    row.metrics, std::span<const PeriodStatistics>(
+                                     outcome_.periods.data() + (slot.begin + i) * n_periods_, n_periods_));
+                keys_[ordinal_at(slot.begin + i)] = key;
+                top_.offer(row, key);
+                if (!metrics_are_finite(row.metrics)) ++outcome_.invalid_rows;
+                if (options_.keep_all_rows) outcome_.all[slot.begin + i] = row;
+                if (options_.row_sink) options_.row_sink(slot.begin + i, std::span<const ResultRow>(&row, 1));
+            }
         }
         if (options_.completed != nullptr) options_.completed->fetch_add(slot.count);
     }
@@ -459,7 +472,12 @@ public:
         return kernel_milliseconds / 1000.0;
     }
 
-    std::vector<ResultRow> sorted_top() const { return top_.sorted(); }
+    std::vector<OutcomeRow> sorted_top() const { return top_.sorted(); }
+
+private:
+    std::uint64_t ordinal_at(std::uint64_t position) const { return order_ ? (*order_)(position) : position; }
+
+public:
 
 private:
     const CudaDriver& driver_;
@@ -469,10 +487,12 @@ private:
     const std::size_t n_periods_;
     std::optional<DeviceTopN>& device_top_;
     SweepOutcome& outcome_;
+    OutcomeKey* keys_;
+    const std::optional<BalancedOrder>& order_;
     CudaSweepStats& stats_;
     const Event& origin_;
     const double origin_seconds_;
-    TopN top_;
+    TopOutcomes top_;
     std::vector<std::pair<double, double>> kernel_intervals_;
 };
 
@@ -510,10 +530,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // Note [Shards]: positions count from options.first_ordinal, as on the
     // host engines (the rows' `all`, periods and sink indices too).
     const std::uint64_t first_ordinal = options.first_ordinal;
-    const std::uint64_t end_ordinal =
-        options.end_ordinal != 0 ? std::min(options.end_ordinal, job.space->count()) : job.space->count();
-    outcome.combinations = end_ordinal > first_ordinal ? end_ordinal - first_ordinal : 0;
-    if (options.max_combinations != 0) outcome.combinations = std::min(outcome.combinations, options.max_combinations);
+    outcome.combinations = sweep_combinations(job, options);
     if (outcome.combinations == 0) {
         // An empty shard (more shards than combinations): nothing to launch.
         outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -622,8 +639,14 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     slots[0]->stream.synchronize("recording the timing origin");
     // The origin on the host clock, to place the chunks on the sweep's time line.
     const double origin_seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    ChunkCollector collector(driver, options, cuda, entry, n_periods, chunk_slots.device_top, outcome, stats, origin,
-                             origin_seconds);
+    // Note [Distinct outcomes]: every combination's key, at its position.
+    OutcomeKey* keys = cuda.outcome_keys;
+    if (keys == nullptr) {
+        outcome.outcomes.resize(outcome.combinations);
+        keys = outcome.outcomes.data();
+    }
+    ChunkCollector collector(driver, options, cuda, entry, n_periods, chunk_slots.device_top, outcome, keys, order,
+                             stats, origin, origin_seconds);
 
     // The launches: a chunk into each free slot, the older one collected first.
     std::atomic<std::uint64_t> own_next{0};
@@ -666,7 +689,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
                          " threads) on " + chunk_name(slot));
         slot.stop.record(slot.stream);
         if (chunk_slots.device_top) {
-            chunk_slots.device_top->enqueue(slot.index, slot.stream, slot.device_ids, slot.device_rows, slot.count);
+            chunk_slots.device_top->enqueue(slot.index, slot.stream, slot.device_ids, slot.device_rows,
+                                            slot.device_periods, n_periods, slot.count);
         } else {
             driver.check(api.cuMemcpyDtoHAsync(slot.rows.data(), slot.device_rows,
                                                slot.count * sizeof(device::Metrics), slot.stream.get()),
@@ -684,8 +708,9 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     if (cancelled) {
         outcome.all.clear();
         outcome.periods.clear();
+        outcome.outcomes.clear();
     } else {
-        outcome.top = collector.sorted_top();
+        for (const OutcomeRow& row : collector.sorted_top()) outcome.top.push_back(row.row);
     }
     outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     if (stats_out != nullptr) *stats_out = std::move(stats);
@@ -719,6 +744,9 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     }
     const auto started = Clock::now();
     std::atomic<std::uint64_t> shared_next{0};
+    SweepOutcome merged;
+    merged.combinations = sweep_combinations(job, options);
+    merged.outcomes.resize(merged.combinations);  // Note [Distinct outcomes]: every device writes its chunks'
     std::vector<SweepOutcome> outcomes(devices.size());
     std::vector<CudaSweepStats> device_stats(devices.size());
     std::vector<std::exception_ptr> failures(devices.size());
@@ -732,6 +760,7 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
                 mine.device = devices[d];
                 mine.shared_next = &shared_next;
                 mine.sharing_devices = devices.size();  // Note [Chunks for several GPUs]
+                mine.outcome_keys = merged.outcomes.data();
                 outcomes[d] = run_cuda_sweep(driver, job, options, mine, &device_stats[d]);
                 results_in[d] = began + outcomes[d].seconds;
                 for (ChunkTiming& timing : device_stats[d].chunk_timings) {
@@ -748,17 +777,19 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
         if (failure) std::rethrow_exception(failure);
     }
     const auto merge_started = Clock::now();
-    SweepOutcome merged;
-    merged.combinations = outcomes.front().combinations;
     merged.threads = static_cast<int>(devices.size());
     merged.kernel_variant = outcomes.front().kernel_variant;
-    TopN top(options.rank_order(), options.top_n);
+    TopOutcomes top(options.rank_order(), options.top_n);
     for (const SweepOutcome& o : outcomes) {
         merged.cancelled = merged.cancelled || o.cancelled;
         merged.invalid_rows += o.invalid_rows;
-        for (const ResultRow& row : o.top) top.offer(row);
+        for (const ResultRow& row : o.top) top.offer(row, outcome_key_of(merged, *job.space, options, row.combination_id));
     }
-    if (!merged.cancelled) merged.top = top.sorted();
+    if (merged.cancelled) {
+        merged.outcomes.clear();
+    } else {
+        merged.top = top.sorted_rows();
+    }
     // Note [Several GPUs]: when the last device's results were in, plus the merge.
     merged.seconds = *std::max_element(results_in.begin(), results_in.end()) +
                      std::chrono::duration<double>(Clock::now() - merge_started).count();

@@ -29,6 +29,10 @@ struct CudaRunOptions {
     // How many devices share the counter: sizes the chunks in whole waves
     // (Note [Chunks for several GPUs] in chunk_plan.h).
     std::uint64_t sharing_devices = 1;
+    // Several GPUs: where every device writes the outcome keys of its chunks
+    // (Note [Distinct outcomes]), at their positions in the run; the
+    // devices' chunks are disjoint. Null for one GPU: its SweepOutcome's.
+    OutcomeKey* outcome_keys = nullptr;
     // --kernel-variant: a variant's name, or "auto" (or ""): the smallest
     // that holds the market (Note [Kernel variants]).
     std::string kernel_variant = "auto";

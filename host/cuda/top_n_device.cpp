@@ -61,9 +61,11 @@ bool device_top_n_applies(std::size_t top_n, bool keep_all_rows) {
 }
 
 TopNAreaBytes device_top_n_area_bytes(unsigned keep) {
-    const std::uint64_t winners = static_cast<std::uint64_t>(keep) * (sizeof(unsigned long long) + sizeof(device::Metrics));
+    const std::uint64_t winners =
+        static_cast<std::uint64_t>(keep) * (sizeof(unsigned long long) + sizeof(device::Metrics) + sizeof(OutcomeKey));
     TopNAreaBytes bytes;
     bytes.per_combination = (winners + device::kTopNTile - 1) / device::kTopNTile;
+    if (keep != 0) bytes.per_combination += sizeof(OutcomeKey);  // every row's key
     bytes.per_slot = winners;
     return bytes;
 }
@@ -87,22 +89,34 @@ void top_n_select_on_host(const device::TopNSelectLaunch& launch) {
     const unsigned blocks = device::top_n_blocks(launch.count);
     for (unsigned block = 0; block < blocks; ++block) {
         for (unsigned t = 0; t < device::kTopNThreads; ++t) device::top_n_load(launch, *shared, block, t);
-        for (unsigned k = 2; k <= device::kTopNTile; k *= 2) {
-            for (unsigned j = k / 2; j > 0; j /= 2) {
-                for (unsigned t = 0; t < device::kTopNThreads; ++t) device::top_n_sort_step(*shared, k, j, t);
+        for (int pass = 0; pass < 2; ++pass) {
+            const bool by_outcome = pass == 0;
+            for (unsigned k = 2; k <= device::kTopNTile; k *= 2) {
+                for (unsigned j = k / 2; j > 0; j /= 2) {
+                    for (unsigned t = 0; t < device::kTopNThreads; ++t) {
+                        device::top_n_sort_step(*shared, k, j, t, by_outcome);
+                    }
+                }
+            }
+            if (by_outcome) {
+                for (unsigned t = 0; t < device::kTopNThreads; ++t) device::top_n_mark_duplicates(*shared, t);
+                for (unsigned t = 0; t < device::kTopNThreads; ++t) device::top_n_demote_duplicates(*shared, t);
             }
         }
         for (unsigned t = 0; t < device::kTopNThreads; ++t) device::top_n_write(launch, *shared, block, t);
     }
 }
 
-void offer_block_winners(const unsigned long long* ids, const device::Metrics* rows, std::uint64_t count,
-                         unsigned keep, TopN& top) {
+void offer_block_winners(const unsigned long long* ids, const device::Metrics* rows, const OutcomeKey* keys,
+                         std::uint64_t count, unsigned keep, TopOutcomes& top) {
     const unsigned blocks = device::top_n_blocks(count);
     for (unsigned block = 0; block < blocks; ++block) {
         const unsigned winners = device::top_n_block_winners(count, keep, block);
         const std::size_t first = static_cast<std::size_t>(block) * keep;
-        for (unsigned e = 0; e < winners; ++e) top.offer(ResultRow{ids[first + e], to_host(rows[first + e])});
+        for (unsigned e = 0; e < winners; ++e) {
+            if (ids[first + e] == device::kNoWinner) continue;
+            top.offer(ResultRow{ids[first + e], to_host(rows[first + e])}, keys[first + e]);
+        }
     }
 }
 
@@ -122,28 +136,39 @@ DeviceTopN::DeviceTopN(const CudaDriver& driver, const RankOrder& order, std::si
       base_(top_n_select_launch(order, top_n, 0)) {
     const std::size_t outputs = static_cast<std::size_t>(device::top_n_blocks(chunk)) * base_.keep;
     const std::string purpose = "the top-N winners of a chunk (" + std::to_string(outputs) + " rows)";
+    const std::string keys = "the outcome keys of a chunk (" + std::to_string(chunk) + " rows)";
     areas_.reserve(slots);
     for (std::size_t s = 0; s < slots; ++s) {
         areas_.push_back(Area{DeviceBuffer(driver, outputs * sizeof(unsigned long long), purpose),
                               DeviceBuffer(driver, outputs * sizeof(device::Metrics), purpose),
+                              DeviceBuffer(driver, outputs * sizeof(OutcomeKey), purpose),
+                              DeviceBuffer(driver, chunk * sizeof(OutcomeKey), keys),
                               PinnedBuffer(driver, outputs * sizeof(unsigned long long), purpose),
                               PinnedBuffer(driver, outputs * sizeof(device::Metrics), purpose),
+                              PinnedBuffer(driver, outputs * sizeof(OutcomeKey), purpose),
+                              PinnedBuffer(driver, chunk * sizeof(OutcomeKey), keys),
                               DeviceBuffer(driver, sizeof(unsigned long long), "the count of invalid rows"),
                               PinnedBuffer(driver, sizeof(unsigned long long), "the count of invalid rows")});
     }
 }
 
 void DeviceTopN::enqueue(std::size_t slot, const Stream& stream, CUdeviceptr ids, CUdeviceptr rows,
-                         std::uint64_t count) {
+                         CUdeviceptr periods, std::size_t n_periods, std::uint64_t count) {
     if (count == 0) return;
     const DriverApi& api = driver_->api();
     Area& area = areas_.at(slot);
     device::TopNSelectLaunch launch = base_;
     launch.rows = reinterpret_cast<const device::Metrics*>(static_cast<std::uintptr_t>(rows));
     launch.ids = reinterpret_cast<const unsigned long long*>(static_cast<std::uintptr_t>(ids));
+    launch.periods = n_periods != 0
+                         ? reinterpret_cast<const device::PeriodStatistics*>(static_cast<std::uintptr_t>(periods))
+                         : nullptr;
+    launch.n_periods = static_cast<int>(n_periods);
     launch.count = count;
+    launch.keys = reinterpret_cast<OutcomeKey*>(static_cast<std::uintptr_t>(area.device_all_keys.get()));
     launch.out_ids = reinterpret_cast<unsigned long long*>(static_cast<std::uintptr_t>(area.device_ids.get()));
     launch.out_rows = reinterpret_cast<device::Metrics*>(static_cast<std::uintptr_t>(area.device_rows.get()));
+    launch.out_keys = reinterpret_cast<OutcomeKey*>(static_cast<std::uintptr_t>(area.device_keys.get()));
     launch.invalid_rows =
         reinterpret_cast<unsigned long long*>(static_cast<std::uintptr_t>(area.device_invalid.get()));
     // The same pinned word is the zero sent before the kernel and the count
@@ -165,15 +190,26 @@ void DeviceTopN::enqueue(std::size_t slot, const Stream& stream, CUdeviceptr ids
     driver_->check(api.cuMemcpyDtoHAsync(area.rows.data(), area.device_rows.get(), outputs * sizeof(device::Metrics),
                                          stream.get()),
                    "copying the top-N winners' rows back");
+    driver_->check(api.cuMemcpyDtoHAsync(area.keys.data(), area.device_keys.get(), outputs * sizeof(OutcomeKey),
+                                         stream.get()),
+                   "copying the top-N winners' outcome keys back");
+    driver_->check(api.cuMemcpyDtoHAsync(area.all_keys.data(), area.device_all_keys.get(), count * sizeof(OutcomeKey),
+                                         stream.get()),
+                   "copying the outcome keys of a chunk back");
     driver_->check(api.cuMemcpyDtoHAsync(area.invalid.data(), area.device_invalid.get(), sizeof(unsigned long long),
                                          stream.get()),
                    "copying the count of invalid rows back");
 }
 
-void DeviceTopN::offer(std::size_t slot, std::uint64_t count, TopN& top, std::uint64_t& invalid_rows) const {
+void DeviceTopN::offer(std::size_t slot, std::uint64_t count, TopOutcomes& top, std::uint64_t& invalid_rows) const {
     const Area& area = areas_.at(slot);
     if (count != 0) invalid_rows += *area.invalid.as<unsigned long long>();
-    offer_block_winners(area.ids.as<unsigned long long>(), area.rows.as<device::Metrics>(), count, base_.keep, top);
+    offer_block_winners(area.ids.as<unsigned long long>(), area.rows.as<device::Metrics>(), area.keys.as<OutcomeKey>(),
+                        count, base_.keep, top);
+}
+
+std::span<const OutcomeKey> DeviceTopN::keys(std::size_t slot, std::uint64_t count) const {
+    return {areas_.at(slot).all_keys.as<OutcomeKey>(), static_cast<std::size_t>(count)};
 }
 
 std::optional<DeviceTopN> make_device_top_n(const CudaDriver& driver, const RankOrder& order, std::size_t top_n,

@@ -11,6 +11,7 @@
 #include "host/cuda/kernels/top_n_select.h"
 #include "host/engine/metric_columns.h"
 #include "host/engine/top_n.h"
+#include "host/engine/top_outcomes.h"
 
 namespace btforge::cuda {
 
@@ -32,9 +33,10 @@ DeviceMetricField device_metric_field(const MetricColumn& column);
 // not every row asked for (--all-rows needs them all anyway).
 bool device_top_n_applies(std::size_t top_n, bool keep_all_rows);
 
-// Device memory of one slot's output area for `keep` winners per tile
-// (DeviceTopN): at most per_combination x chunk + per_slot bytes for any
-// chunk, the last tile's rounding included; the chunk planner counts it.
+// Device memory of one slot's output area for `keep` winners per tile and
+// every row's outcome key (DeviceTopN): at most per_combination x chunk +
+// per_slot bytes for any chunk, the last tile's rounding included; the
+// chunk planner counts it.
 struct TopNAreaBytes {
     std::uint64_t per_combination = 0;
     std::uint64_t per_slot = 0;
@@ -49,9 +51,10 @@ device::TopNSelectLaunch top_n_select_launch(const RankOrder& order, std::size_t
 // block of the launch: the kernel's logic without a GPU (the tests run it).
 void top_n_select_on_host(const device::TopNSelectLaunch& launch);
 
-// Offers the real winners among `blocks * keep` outputs to `top`.
-void offer_block_winners(const unsigned long long* ids, const device::Metrics* rows, std::uint64_t count,
-                         unsigned keep, TopN& top);
+// Offers the real winners among `blocks * keep` outputs to `top` (Note
+// [Distinct outcomes on the device]: the outputs of id kNoWinner are none).
+void offer_block_winners(const unsigned long long* ids, const device::Metrics* rows, const OutcomeKey* keys,
+                         std::uint64_t count, unsigned keep, TopOutcomes& top);
 
 // The selection for one CUDA sweep (Note [Top N on the device]): one output
 // area per chunk slot, on the device and pinned on the host. Needs a current
@@ -64,20 +67,30 @@ public:
     DeviceTopN(const CudaDriver& driver, const RankOrder& order, std::size_t top_n, std::uint64_t chunk,
                std::size_t slots, ModuleSource source);
 
-    // Queues the selection of the chunk in `rows`/`ids` (device memory,
-    // `count` rows) on `stream`, and the copy of its winners to slot `slot`.
-    void enqueue(std::size_t slot, const Stream& stream, CUdeviceptr ids, CUdeviceptr rows, std::uint64_t count);
-    // After the stream is synchronized: offers slot `slot`'s winners and adds
+    // Queues the selection of the chunk in `rows`/`ids`/`periods` (device
+    // memory, `count` rows, `n_periods` period statistics each) on `stream`,
+    // and the copy of its winners and of every row's outcome key to slot
+    // `slot`.
+    void enqueue(std::size_t slot, const Stream& stream, CUdeviceptr ids, CUdeviceptr rows, CUdeviceptr periods,
+                 std::size_t n_periods, std::uint64_t count);
+    // After the stream is synchronized: offers slot `slot`'s winners, adds
     // its rows with non-finite metrics (Note [Rows with non-finite metrics])
     // to `invalid_rows`.
-    void offer(std::size_t slot, std::uint64_t count, TopN& top, std::uint64_t& invalid_rows) const;
+    void offer(std::size_t slot, std::uint64_t count, TopOutcomes& top, std::uint64_t& invalid_rows) const;
+    // After the stream is synchronized: the outcome key of each of the
+    // chunk's `count` rows, in the chunk's order.
+    std::span<const OutcomeKey> keys(std::size_t slot, std::uint64_t count) const;
 
 private:
     struct Area {
         DeviceBuffer device_ids;
         DeviceBuffer device_rows;
+        DeviceBuffer device_keys;      // the winners'
+        DeviceBuffer device_all_keys;  // every row's
         PinnedBuffer ids;
         PinnedBuffer rows;
+        PinnedBuffer keys;
+        PinnedBuffer all_keys;
         DeviceBuffer device_invalid;  // one counter, zeroed from `invalid` before each launch
         PinnedBuffer invalid;
     };

@@ -10,9 +10,19 @@ extern "C" __global__ void __launch_bounds__(kTopNThreads) btforge_top_n_select(
     const unsigned t = threadIdx.x;
     top_n_load(launch, shared, block, t);
     __syncthreads();
-    for (unsigned k = 2; k <= kTopNTile; k *= 2) {
-        for (unsigned j = k / 2; j > 0; j /= 2) {
-            top_n_sort_step(shared, k, j, t);
+    // Note [Distinct outcomes on the device]: by outcome, then by rank.
+    for (int pass = 0; pass < 2; ++pass) {
+        const bool by_outcome = pass == 0;
+        for (unsigned k = 2; k <= kTopNTile; k *= 2) {
+            for (unsigned j = k / 2; j > 0; j /= 2) {
+                top_n_sort_step(shared, k, j, t, by_outcome);
+                __syncthreads();
+            }
+        }
+        if (by_outcome) {
+            top_n_mark_duplicates(shared, t);
+            __syncthreads();
+            top_n_demote_duplicates(shared, t);
             __syncthreads();
         }
     }

@@ -33,10 +33,28 @@
 // the combination id, then to the row's slot in the tile, which is unique:
 // the order is total even for padding (last group, NaN key, the largest id
 // and slot) and repeated ids.
+//
+// Note [Distinct outcomes on the device]
+// The host keeps the top N outcomes, each by its best row (Note [Distinct
+// outcomes], TopOutcomes), so a tile must hand over its N best distinct
+// outcomes, not its N best rows: those may be one outcome N times. The
+// load phase hashes every row's outcome (outcome_of_row, the host's
+// function) and writes every key out, for the host's count of distinct
+// outcomes. The tile is then sorted twice. First by (group, rank key,
+// outcome key, id, slot): the rows of one outcome, which share group and
+// rank key, are now next to each other, their smallest id first; every
+// other row of the run is marked a duplicate and moved to a group after
+// the last. Then by (group, rank key, id, slot), Note [Rank keys]'s order:
+// the first `keep` entries are the tile's best distinct outcomes, each by
+// its best row in the tile, which is what TopOutcomes needs (an outcome
+// among the chunk's best N has fewer than N outcomes before it in any
+// tile). Duplicates and padding among the first `keep` are written with
+// the id kNoWinner, which the host skips.
 
 #include <cstring>  // the host pass of top_n_double_bits, nvcc's included
 
 #include "generated/btforge_layout.h"
+#include "host/engine/outcome_key.h"
 #include "host/engine/rank_tier.h"
 #include "reference/metrics/metrics.h"
 
@@ -52,14 +70,19 @@ inline constexpr unsigned kTopNThreads = 512;
 inline constexpr unsigned kTopNTile = 2 * kTopNThreads;  // one compare-exchange per thread and step
 inline constexpr unsigned long long kNanRankKey = ~0ull;
 inline constexpr unsigned kPaddingSlot = kTopNTile;      // after every real slot
+inline constexpr unsigned long long kNoWinner = ~0ull;   // an output that is no row (never an id)
 
 // The kernel's only parameter, passed by value like SweepLaunch.
 struct TopNSelectLaunch {
     const Metrics* rows;            // [count]: the chunk's rows
     const unsigned long long* ids;  // [count]: their combination ids
+    const PeriodStatistics* periods;  // [count * n_periods]: their period statistics (null when none)
+    int n_periods;
     unsigned long long count;
-    unsigned long long* out_ids;    // [blocks * keep]
+    btforge::OutcomeKey* keys;      // [count]: every row's outcome key (Note [Distinct outcomes])
+    unsigned long long* out_ids;    // [blocks * keep]: kNoWinner where the entry is no row
     Metrics* out_rows;              // [blocks * keep]
+    btforge::OutcomeKey* out_keys;  // [blocks * keep]
     unsigned metric_offset;         // byte offset of the ranked field in Metrics
     int metric_integral;            // 1: the field is an int, 0: a double
     int higher_is_better;
@@ -69,8 +92,11 @@ struct TopNSelectLaunch {
 };
 
 struct TopNSelectShared {
-    unsigned char tier[kTopNTile];  // RankTier
+    unsigned char tier[kTopNTile];  // RankTier, or kDuplicateTier
+    unsigned char duplicate[kTopNTile];
     unsigned long long key[kTopNTile];
+    unsigned long long outcome_high[kTopNTile];  // the row's OutcomeKey
+    unsigned long long outcome_low[kTopNTile];
     unsigned long long id[kTopNTile];
     unsigned slot[kTopNTile];
 };
@@ -115,6 +141,9 @@ BTFORGE_TOP_N_HD inline unsigned char top_n_row_tier(const Metrics& row, int min
 }
 
 inline constexpr unsigned char kInvalidTier = static_cast<unsigned char>(btforge::RankTier::Invalid);
+// After every group: a row whose outcome an earlier row of the tile has
+// (Note [Distinct outcomes on the device]).
+inline constexpr unsigned char kDuplicateTier = kInvalidTier + 1;
 
 // (tier, key, id, slot) lexicographically: Note [Rank keys].
 BTFORGE_TOP_N_HD inline bool top_n_entry_before(unsigned char tier_a, unsigned long long key_a,
@@ -127,12 +156,24 @@ BTFORGE_TOP_N_HD inline bool top_n_entry_before(unsigned char tier_a, unsigned l
     return slot_a < slot_b;
 }
 
+// Entries i and j of the tile: by (tier, key, id, slot), or with the
+// outcome key after the rank key (Note [Distinct outcomes on the device]).
+BTFORGE_TOP_N_HD inline bool top_n_slot_before(const TopNSelectShared& s, unsigned a, unsigned b, bool by_outcome) {
+    if (by_outcome && s.tier[a] == s.tier[b] && s.key[a] == s.key[b]) {
+        if (s.outcome_high[a] != s.outcome_high[b]) return s.outcome_high[a] < s.outcome_high[b];
+        if (s.outcome_low[a] != s.outcome_low[b]) return s.outcome_low[a] < s.outcome_low[b];
+    }
+    return top_n_entry_before(s.tier[a], s.key[a], s.id[a], s.slot[a], s.tier[b], s.key[b], s.id[b], s.slot[b]);
+}
+
 BTFORGE_TOP_N_HD inline unsigned long long top_n_tile_begin(unsigned block) {
     return static_cast<unsigned long long>(block) * kTopNTile;
 }
 
-// The three phases of a block, each the work of thread `t` between two
-// barriers: load, then one step per (k, j) of the bitonic network, then write.
+// The phases of a block, each the work of thread `t` between two barriers:
+// load; one step per (k, j) of the bitonic network, by outcome; mark the
+// duplicates; demote them; the network again, by rank; write
+// (top_n_select.cu, top_n_select_on_host).
 BTFORGE_TOP_N_HD inline void top_n_load(const TopNSelectLaunch& launch, TopNSelectShared& s, unsigned block,
                                         unsigned t) {
     const unsigned long long begin = top_n_tile_begin(block);
@@ -146,11 +187,19 @@ BTFORGE_TOP_N_HD inline void top_n_load(const TopNSelectLaunch& launch, TopNSele
             invalid += s.tier[e] == kInvalidTier ? 1 : 0;
             s.id[e] = launch.ids[row];
             s.slot[e] = e;
+            const btforge::OutcomeKey outcome = btforge::outcome_of_row(
+                launch.rows[row], launch.periods != nullptr ? launch.periods + row * launch.n_periods : launch.periods,
+                launch.n_periods);
+            s.outcome_high[e] = outcome.high;
+            s.outcome_low[e] = outcome.low;
+            launch.keys[row] = outcome;
         } else {
             s.tier[e] = kInvalidTier;
             s.key[e] = kNanRankKey;
             s.id[e] = ~0ull;
             s.slot[e] = kPaddingSlot;
+            s.outcome_high[e] = ~0ull;
+            s.outcome_low[e] = ~0ull;
         }
     }
     if (invalid != 0 && launch.invalid_rows != nullptr) {
@@ -163,44 +212,74 @@ BTFORGE_TOP_N_HD inline void top_n_load(const TopNSelectLaunch& launch, TopNSele
 }
 
 // One compare-exchange of the bitonic sort (k: size of the sequences being
-// merged, j: distance of the pair), ascending overall.
-BTFORGE_TOP_N_HD inline void top_n_sort_step(TopNSelectShared& s, unsigned k, unsigned j, unsigned t) {
+// merged, j: distance of the pair), ascending overall; `by_outcome` picks
+// the order (top_n_slot_before).
+BTFORGE_TOP_N_HD inline void top_n_sort_step(TopNSelectShared& s, unsigned k, unsigned j, unsigned t,
+                                             bool by_outcome) {
     const unsigned i = 2 * j * (t / j) + t % j;
     const unsigned l = i + j;
     const bool ascending = (i & k) == 0;
-    const bool l_first =
-        top_n_entry_before(s.tier[l], s.key[l], s.id[l], s.slot[l], s.tier[i], s.key[i], s.id[i], s.slot[i]);
+    const bool l_first = top_n_slot_before(s, l, i, by_outcome);
     if (l_first == ascending) {
         const unsigned char tier = s.tier[i];
         const unsigned long long key = s.key[i];
+        const unsigned long long high = s.outcome_high[i];
+        const unsigned long long low = s.outcome_low[i];
         const unsigned long long id = s.id[i];
         const unsigned slot = s.slot[i];
         s.tier[i] = s.tier[l];
         s.key[i] = s.key[l];
+        s.outcome_high[i] = s.outcome_high[l];
+        s.outcome_low[i] = s.outcome_low[l];
         s.id[i] = s.id[l];
         s.slot[i] = s.slot[l];
         s.tier[l] = tier;
         s.key[l] = key;
+        s.outcome_high[l] = high;
+        s.outcome_low[l] = low;
         s.id[l] = id;
         s.slot[l] = slot;
     }
 }
 
-// The block's first `keep` entries, with their rows; padding is not written
-// (the host knows how many of a block's entries are real:
-// top_n_block_winners).
+// After the sort by outcome: marks each entry whose outcome the entry
+// before it has (they share group and rank key too). Reads only.
+BTFORGE_TOP_N_HD inline void top_n_mark_duplicates(TopNSelectShared& s, unsigned t) {
+    for (unsigned e = t; e < kTopNTile; e += kTopNThreads) {
+        s.duplicate[e] = e > 0 && s.slot[e] != kPaddingSlot && s.tier[e] == s.tier[e - 1] &&
+                                 s.key[e] == s.key[e - 1] && s.outcome_high[e] == s.outcome_high[e - 1] &&
+                                 s.outcome_low[e] == s.outcome_low[e - 1]
+                             ? 1
+                             : 0;
+    }
+}
+
+// Moves the marked entries after every group, for the second sort.
+BTFORGE_TOP_N_HD inline void top_n_demote_duplicates(TopNSelectShared& s, unsigned t) {
+    for (unsigned e = t; e < kTopNTile; e += kTopNThreads) {
+        if (s.duplicate[e] != 0) s.tier[e] = kDuplicateTier;
+    }
+}
+
+// The block's first `keep` entries, with their rows and outcome keys; an
+// entry that is padding or a duplicate gets the id kNoWinner and nothing
+// else (Note [Distinct outcomes on the device]).
 BTFORGE_TOP_N_HD inline void top_n_write(const TopNSelectLaunch& launch, const TopNSelectShared& s, unsigned block,
                                          unsigned t) {
     const unsigned long long begin = top_n_tile_begin(block);
     for (unsigned e = t; e < launch.keep; e += kTopNThreads) {
-        if (s.slot[e] == kPaddingSlot) continue;
         const unsigned long long out = static_cast<unsigned long long>(block) * launch.keep + e;
+        if (s.slot[e] == kPaddingSlot || s.tier[e] == kDuplicateTier) {
+            launch.out_ids[out] = kNoWinner;
+            continue;
+        }
         launch.out_ids[out] = s.id[e];
         launch.out_rows[out] = launch.rows[begin + s.slot[e]];
+        launch.out_keys[out] = btforge::OutcomeKey{s.outcome_high[e], s.outcome_low[e]};
     }
 }
 
-// How many of block `block`'s `keep` outputs are real rows.
+// How many of block `block`'s `keep` outputs are rows or kNoWinner.
 BTFORGE_TOP_N_HD inline unsigned top_n_block_winners(unsigned long long count, unsigned keep, unsigned block) {
     const unsigned long long begin = top_n_tile_begin(block);
     if (begin >= count) return 0;

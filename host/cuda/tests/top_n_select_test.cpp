@@ -13,6 +13,7 @@
 #include "host/backends/launch_tables.h"
 #include "host/cuda/kernel_image.h"
 #include "host/cuda/top_n_device.h"
+#include "host/engine/row_outcome.h"
 
 namespace btforge::cuda {
 namespace {
@@ -72,6 +73,8 @@ device::Metrics random_row(std::mt19937_64& rng) {
 struct Chunk {
     std::vector<unsigned long long> ids;
     std::vector<device::Metrics> rows;
+    int n_periods = 0;
+    std::vector<device::PeriodStatistics> periods;  // n_periods per row
 };
 
 // Unique ids in shuffled order: the device must not rely on ids growing
@@ -91,33 +94,87 @@ bool same_bits(const Metrics& a, const Metrics& b) { return std::memcmp(&a, &b, 
 // of Note [Rows with few trades].
 constexpr int kMinTrades = 2;
 
-// The top N through the emulated kernel, then the host TopN.
+// The outcome key of row i, as the host makes it.
+OutcomeKey host_key(const Chunk& chunk, std::size_t i) {
+    std::vector<PeriodStatistics> periods(static_cast<std::size_t>(chunk.n_periods));
+    if (chunk.n_periods != 0) to_host(chunk.periods.data() + i * chunk.n_periods, periods.size(), periods.data());
+    return outcome_of(to_host(chunk.rows[i]), periods);
+}
+
+// The top N through the emulated kernel, then the host TopOutcomes.
 std::vector<ResultRow> device_path(const Chunk& chunk, const RankOrder& order, std::size_t top_n) {
     device::TopNSelectLaunch launch = top_n_select_launch(order, top_n, chunk.ids.size());
     const std::size_t outputs = static_cast<std::size_t>(device::top_n_blocks(launch.count)) * launch.keep;
     std::vector<unsigned long long> out_ids(outputs);
     std::vector<device::Metrics> out_rows(outputs);
+    std::vector<OutcomeKey> out_keys(outputs);
+    std::vector<OutcomeKey> keys(chunk.ids.size());
     launch.rows = chunk.rows.data();
     launch.ids = chunk.ids.data();
+    launch.periods = chunk.n_periods != 0 ? chunk.periods.data() : nullptr;
+    launch.n_periods = chunk.n_periods;
+    launch.keys = keys.data();
     launch.out_ids = out_ids.data();
     launch.out_rows = out_rows.data();
+    launch.out_keys = out_keys.data();
     unsigned long long invalid = 0;
     launch.invalid_rows = &invalid;
     top_n_select_on_host(launch);
-    // The kernel counts every invalid row of the chunk, winners or not.
+    // The kernel counts every invalid row of the chunk, winners or not, and
+    // keys every row as the host does.
     std::uint64_t expected_invalid = 0;
     for (const device::Metrics& row : chunk.rows) expected_invalid += metrics_are_finite(to_host(row)) ? 0 : 1;
     CHECK(invalid == expected_invalid);
-    TopN top(order, top_n);
-    offer_block_winners(out_ids.data(), out_rows.data(), launch.count, launch.keep, top);
-    return top.sorted();
+    for (std::size_t i = 0; i < keys.size(); ++i) REQUIRE(keys[i] == host_key(chunk, i));
+    TopOutcomes top(order, top_n);
+    offer_block_winners(out_ids.data(), out_rows.data(), out_keys.data(), launch.count, launch.keep, top);
+    return top.sorted_rows();
 }
 
-// Every row offered on the host, as the CUDA sweep did before.
+// Every row offered on the host, as the CUDA sweep does when every row
+// comes back.
 std::vector<ResultRow> host_path(const Chunk& chunk, const RankOrder& order, std::size_t top_n) {
-    TopN top(order, top_n);
-    for (std::size_t i = 0; i < chunk.ids.size(); ++i) top.offer(ResultRow{chunk.ids[i], to_host(chunk.rows[i])});
-    return top.sorted();
+    TopOutcomes top(order, top_n);
+    for (std::size_t i = 0; i < chunk.ids.size(); ++i) {
+        top.offer(ResultRow{chunk.ids[i], to_host(chunk.rows[i])}, host_key(chunk, i));
+    }
+    return top.sorted_rows();
+}
+
+void check_same_rows(const std::vector<ResultRow>& actual, const std::vector<ResultRow>& expected) {
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        CHECK(actual[i].combination_id == expected[i].combination_id);
+        CHECK(same_bits(actual[i].metrics, expected[i].metrics));
+    }
+}
+
+// Note [Distinct outcomes on the device]: `count` rows drawn from `pool`
+// outcomes, the early ones far more often (the best of a sweep is often
+// one outcome many times), each with `n_periods` period statistics that
+// may differ where the metrics do not.
+Chunk repeated_chunk(std::mt19937_64& rng, std::size_t count, std::size_t pool, int n_periods) {
+    const Chunk distinct = random_chunk(rng, pool);
+    std::vector<device::PeriodStatistics> pool_periods(pool * static_cast<std::size_t>(n_periods));
+    for (std::size_t i = 0; i < pool_periods.size(); ++i) {
+        pool_periods[i].return_sum = static_cast<double>(rng() % 2);
+        pool_periods[i].bars = static_cast<int>(rng() % 2);
+    }
+    Chunk chunk;
+    chunk.n_periods = n_periods;
+    chunk.ids.resize(count);
+    std::iota(chunk.ids.begin(), chunk.ids.end(), 7ull);
+    std::shuffle(chunk.ids.begin(), chunk.ids.end(), rng);
+    for (std::size_t i = 0; i < count; ++i) {
+        // The smaller of two draws: the low outcomes repeat most.
+        const std::size_t k = std::min(rng() % pool, rng() % pool);
+        // Half the rows take outcome k's metrics with the periods of k or of
+        // k ^ 1: equal metrics, other periods, another outcome.
+        chunk.rows.push_back(distinct.rows[k]);
+        const std::size_t periods_of = (rng() % 2 == 0 ? k : k ^ 1) % pool;
+        for (int p = 0; p < n_periods; ++p) chunk.periods.push_back(pool_periods[periods_of * n_periods + p]);
+    }
+    return chunk;
 }
 
 TEST_CASE("the rank key order is ranks_before's, for every metric and minimum of trades") {
@@ -256,12 +313,31 @@ TEST_CASE("the emulated selection kernel gives the host's top N, bit for bit") {
                 CAPTURE(column.name);
                 CAPTURE(top_n);
                 const RankOrder order{&column, kMinTrades};
-                const std::vector<ResultRow> expected = host_path(chunk, order, top_n);
-                const std::vector<ResultRow> actual = device_path(chunk, order, top_n);
-                REQUIRE(actual.size() == expected.size());
-                for (std::size_t i = 0; i < expected.size(); ++i) {
-                    CHECK(actual[i].combination_id == expected[i].combination_id);
-                    CHECK(same_bits(actual[i].metrics, expected[i].metrics));
+                check_same_rows(device_path(chunk, order, top_n), host_path(chunk, order, top_n));
+            }
+        }
+    }
+}
+
+TEST_CASE("the emulated selection kernel keeps the host's top N outcomes when rows repeat") {
+    std::mt19937_64 rng(77);
+    const std::size_t counts[] = {1, 2, 1023, 1024, 2049, 5555};
+    for (std::size_t count : counts) {
+        for (std::size_t pool : {1ul, 3ul, 40ul, 700ul}) {
+            for (int n_periods : {0, 3}) {
+                const Chunk chunk = repeated_chunk(rng, count, pool, n_periods);
+                for (const char* metric : {"sharpe", "max_drawdown", "n_trades"}) {
+                    for (std::size_t top_n : {1ul, 3ul, 20ul, 300ul}) {
+                        CAPTURE(count);
+                        CAPTURE(pool);
+                        CAPTURE(n_periods);
+                        CAPTURE(metric);
+                        CAPTURE(top_n);
+                        const RankOrder order{find_metric_column(metric), kMinTrades};
+                        const std::vector<ResultRow> expected = host_path(chunk, order, top_n);
+                        CHECK(expected.size() <= std::min(pool * 2, count));  // outcomes, not rows
+                        check_same_rows(device_path(chunk, order, top_n), expected);
+                    }
                 }
             }
         }
@@ -276,10 +352,14 @@ TEST_CASE("a block's winners come out in ranks_before order") {
     device::TopNSelectLaunch launch = top_n_select_launch(order, device::kTopNTile - 1, chunk.ids.size());
     std::vector<unsigned long long> out_ids(launch.keep);
     std::vector<device::Metrics> out_rows(launch.keep);
+    std::vector<OutcomeKey> out_keys(launch.keep);
+    std::vector<OutcomeKey> keys(chunk.ids.size());
     launch.rows = chunk.rows.data();
     launch.ids = chunk.ids.data();
+    launch.keys = keys.data();
     launch.out_ids = out_ids.data();
     launch.out_rows = out_rows.data();
+    launch.out_keys = out_keys.data();
     top_n_select_on_host(launch);
     const std::vector<ResultRow> expected = host_path(chunk, order, launch.keep);
     REQUIRE(expected.size() == launch.keep);
@@ -304,13 +384,15 @@ TEST_CASE("the selection kernel is embedded exactly when the strategy kernels ar
 }
 
 TEST_CASE("the chunk planner's bound on a slot's winners area holds for every chunk and keep") {
-    const std::uint64_t row = sizeof(unsigned long long) + sizeof(device::Metrics);
+    const std::uint64_t row = sizeof(unsigned long long) + sizeof(device::Metrics) + sizeof(OutcomeKey);
     for (unsigned keep : {1u, 10u, 20u, 512u, 1023u}) {
         const TopNAreaBytes bound = device_top_n_area_bytes(keep);
         for (std::uint64_t chunk : {1ull, 1023ull, 1024ull, 1025ull, 104960ull, 262144ull, 262145ull, 10'000'000ull}) {
             INFO("keep " << keep << ", chunk " << chunk);
-            // What DeviceTopN allocates on the device for one slot.
-            const std::uint64_t allocated = static_cast<std::uint64_t>(device::top_n_blocks(chunk)) * keep * row;
+            // What DeviceTopN allocates on the device for one slot: the
+            // winners and every row's outcome key.
+            const std::uint64_t allocated =
+                static_cast<std::uint64_t>(device::top_n_blocks(chunk)) * keep * row + chunk * sizeof(OutcomeKey);
             CHECK(allocated <= chunk * bound.per_combination + bound.per_slot);
             // Not far above it: less than one tile's winners and one byte per combination more.
             CHECK(chunk * bound.per_combination + bound.per_slot <= allocated + keep * row + chunk);

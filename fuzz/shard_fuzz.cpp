@@ -6,7 +6,7 @@
 // --grid G --shard i/N` with kGrids[0] (--top 2 --periods 2, 0/2;
 // --all-rows, 1/3; an empty shard, 7/8) and kGrids[1] (--top 1 --periods 4
 // --pbo --cpcv 1:0, 1/2), on the cpu backend with 2 threads; shard format
-// 4 (a seed of an older format stops at the version, and so would every
+// 5 (a seed of an older format stops at the version, and so would every
 // mutation of it). Any input may be refused with a DataError or
 // another std::runtime_error (a refusal that names the shard); anything else
 // escaping (a nlohmann or libstdc++ exception, std::bad_alloc), a crash, a
@@ -70,10 +70,10 @@ const Run& run() {
     return loaded;
 }
 
-// An input cut into its prefix and three sections, when it is framed so.
+// An input cut into its prefix and four sections, when it is framed so.
 struct Framed {
     std::string prefix;
-    std::string sections[3];
+    std::string sections[4];
 };
 
 std::optional<Framed> split(const std::uint8_t* data, std::size_t size) {
@@ -153,7 +153,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
     std::minstd_rand random(seed);
     std::optional<Framed> framed = split(data, size);
     if (!framed || random() % 4 == 0) return LLVMFuzzerMutate(data, size, max_size);
-    std::string& section = framed->sections[random() % 3];
+    std::string& section = framed->sections[random() % 4];
     const std::size_t others = size - section.size();
     if (others >= max_size) return LLVMFuzzerMutate(data, size, max_size);
     const std::size_t room = max_size - others;
@@ -168,7 +168,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
                                         section.size() == 0 ? 0 : section.size() - 1, random()};
         const std::uint64_t length = forged[random() % 5];
         std::size_t at = kPrefix;
-        const std::size_t which = random() % 3;
+        const std::size_t which = random() % 4;
         for (std::size_t i = 0; i < which; ++i) at += sizeof(std::uint64_t) + framed->sections[i].size() + kDigest;
         std::memcpy(out.data() + at, &length, sizeof length);
     }

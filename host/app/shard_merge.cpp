@@ -9,6 +9,7 @@
 #include "host/app/run_identity.h"
 #include "host/app/run_inputs.h"
 #include "host/app/usage_error.h"
+#include "host/engine/top_outcomes.h"
 
 namespace btforge {
 
@@ -55,30 +56,47 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
     check_shards_ran(shards, merged->strategy.spec_text, spec.origin, *merged->grid, space);
 
     const auto merge_started = std::chrono::steady_clock::now();
-    // Rows: the same total order as one process (Note [Deterministic ranking]).
+    // Rows: the same total order as one process (Note [Deterministic
+    // ranking]), one per outcome unless every row is asked for (Note
+    // [Distinct outcomes]); each row's key is its shard's for its ordinal
+    // (check_shards_ran found every row in its shard's range).
     std::uint64_t kept = 0;
     for (const NamedShard& shard : shards) kept += shard.content.rows.size();
-    TopN top(checked.rank_order(), request.all_rows ? static_cast<std::size_t>(kept) : static_cast<std::size_t>(request.top_n));
-    // The period statistics of every shard in run order, each shard's let go
-    // once copied: the merge holds them once, plus one shard's.
+    TopN every_row(checked.rank_order(), request.all_rows ? static_cast<std::size_t>(kept) : 0);
+    TopOutcomes top(checked.rank_order(), static_cast<std::size_t>(request.top_n));
+    // The period statistics and outcome keys of every shard in run order,
+    // each shard's let go once copied: the merge holds them once, plus one
+    // shard's.
     std::size_t period_count = 0;
     for (const NamedShard& shard : shards) period_count += shard.content.periods.size();
     std::vector<PeriodStatistics> periods;
     periods.reserve(period_count);
+    std::vector<OutcomeKey> outcomes;
+    outcomes.reserve(space.count());
     for (NamedShard& shard : shards) {
-        for (const ResultRow& row : shard.content.rows) top.offer(row);
-        periods.insert(periods.end(), shard.content.periods.begin(), shard.content.periods.end());
+        const ShardFile& part = shard.content;
+        for (const ResultRow& row : part.rows) {
+            if (request.all_rows) every_row.offer(row);
+            top.offer(row, part.outcomes[*space.ordinal_of(row.combination_id) - part.first_ordinal]);
+        }
+        periods.insert(periods.end(), part.periods.begin(), part.periods.end());
+        outcomes.insert(outcomes.end(), part.outcomes.begin(), part.outcomes.end());
         std::vector<PeriodStatistics>().swap(shard.content.periods);
+        std::vector<OutcomeKey>().swap(shard.content.outcomes);
     }
-    merged->ranked = top.sorted();
+    merged->top = top.sorted_rows();
+    merged->ranked = request.all_rows ? every_row.sorted() : merged->top;
+    merged->outcomes.emplace(space, 0, outcomes);
+    std::vector<OutcomeKey>().swap(outcomes);
+    merged->outcomes->describe(merged->top);
     merged->merge_seconds = seconds_since(merge_started);
 
     merged->spans = head.spans;
     merged->bars_per_year = head.bars_per_year;
     if (request.periods > 0) {
         std::vector<std::uint64_t> ids;
-        for (std::size_t i = 0; i < std::min<std::size_t>(merged->ranked.size(), 10); ++i) {
-            ids.push_back(merged->ranked[i].combination_id);
+        for (std::size_t i = 0; i < std::min<std::size_t>(merged->top.size(), 10); ++i) {
+            ids.push_back(merged->top[i].combination_id);
         }
         const auto validation_started = std::chrono::steady_clock::now();
         merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run, hooks);
@@ -95,6 +113,7 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
     summary = head.summary;
     summary.strategy = spec.name;
     summary.combinations = space.count();
+    summary.distinct_outcomes = merged->outcomes->distinct();
     summary.invalid_rows = 0;
     summary.cells = 0;
     summary.seconds = 0.0;
@@ -121,6 +140,7 @@ std::unique_ptr<MergedSweep> merge_and_write(std::vector<NamedShard> shards, con
     std::unique_ptr<MergedSweep> merged = merge_shards(shards, request, cscv, what, hooks);
     if (merged->cancelled) return merged;
     write_result_files(outputs, merged->summary, merged->strategy.spec, *merged->space, RowsInMemory(merged->ranked),
+                       *merged->outcomes,
                        merged->validation, merged->spans, merged->bars_per_year);
     outputs.commit();  // Note [Outputs committed together]
     return merged;

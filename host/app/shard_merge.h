@@ -30,7 +30,9 @@ struct MergedSweep {
     LoadedStrategy strategy;
     std::optional<Grid> grid;
     std::optional<CombinationSpace> space;
-    std::vector<ResultRow> ranked;
+    std::vector<ResultRow> ranked;  // what the files hold: the top outcomes' rows, or every row
+    std::vector<ResultRow> top;     // the top outcomes' rows (Note [Distinct outcomes])
+    std::optional<OutcomeIndex> outcomes;
     std::optional<SweepValidation> validation;
     PeriodSpans spans;
     double bars_per_year = 0.0;

@@ -294,6 +294,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         backend_description += "; " + std::to_string(outcome.threads) + " of " + thread_count_text(threads) + " started";
     }
 
+    // Note [Distinct outcomes]: a shard's are counted once merged.
+    if (!checked.shard) run->outcomes.emplace(space, 0, outcome.outcomes);
+
     // Note [Validation of a sweep]
     if (periods > 0) {
         for (int p = 0; p < periods; ++p) {
@@ -306,9 +309,15 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         if (checked.rank_by_dsr) {
             // The rows of highest deflated Sharpe ratio, their metrics from
             // the CPU reference (the same bits as the sweep's rows: parity).
+            // One row per outcome: its smallest id (Note [Distinct outcomes]).
+            const OutcomeIndex& outcomes = *run->outcomes;
             top_rows = rank_by_deflated_sharpe(
                 outcome.periods, periods, static_cast<std::size_t>(r.top_n), r.min_trades,
-                [&space](std::uint64_t ordinal) { return space.combination_id(ordinal); }, threads);
+                [&space](std::uint64_t ordinal) { return space.combination_id(ordinal); }, threads,
+                [&space, &outcomes](std::uint64_t ordinal) {
+                    const std::uint64_t id = space.combination_id(ordinal);
+                    return outcomes.of(id).first_id == id;
+                });
             outcome.top.clear();
             for (const SweepRowRef& row : top_rows) {
                 std::vector<double> row_values(spec.parameters.size());
@@ -356,6 +365,10 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     summary.instruments = instruments_json(*run->market);  // Note [Instruments stated]
     summary.backend = backend_description;
     summary.combinations = outcome.combinations;
+    if (run->outcomes) {
+        run->outcomes->describe(outcome.top);
+        summary.distinct_outcomes = run->outcomes->distinct();
+    }
     summary.invalid_rows = outcome.invalid_rows;
     summary.cells = outcome.combinations * cells_per_combination;
     summary.seconds = outcome.seconds;
@@ -391,11 +404,11 @@ std::vector<NamedFile> result_files(const std::string& output, const CheckedSwee
 }
 
 void write_result_files(OutputTransaction& outputs, const RunSummary& summary, const StrategySpec& spec,
-                        const CombinationSpace& space, const RankedRows& rows,
+                        const CombinationSpace& space, const RankedRows& rows, const OutcomeIndex& outcomes,
                         const std::optional<SweepValidation>& validation, const PeriodSpans& spans,
                         double bars_per_year) {
-    write_results_csv(outputs.stream(0), spec, space, rows, summary.min_trades);
-    write_results_json(outputs.stream(1), summary, spec, space, rows);
+    write_results_csv(outputs.stream(0), spec, space, rows, outcomes, summary.min_trades);
+    write_results_json(outputs.stream(1), summary, spec, space, rows, outcomes);
     if (!validation) return;
     write_validation_json(outputs.stream(2), *validation, spec, space, spans, bars_per_year);
     if (validation->walk_forward) {
@@ -424,6 +437,7 @@ ShardFile make_shard_file(SweepRun& run, const CheckedSweepRequest& checked) {
     shard.bars_per_year = run.bars_per_year;
     shard.rows = std::move(checked.request.all_rows ? run.outcome.all : run.outcome.top);
     shard.periods = std::move(run.outcome.periods);
+    shard.outcomes = std::move(run.outcome.outcomes);
     return shard;
 }
 

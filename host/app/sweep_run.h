@@ -174,6 +174,9 @@ struct SweepRun {
     // The rows the result files hold, best first: every row with all_rows,
     // else the top.
     const RankedRows& ranked() const;
+    // Note [Distinct outcomes]: which combinations share an outcome, the top
+    // rows' described. Not made for a shard (its merge makes it).
+    std::optional<OutcomeIndex> outcomes;
 
 private:
     std::optional<RowsInMemory> top_rows_;
@@ -203,7 +206,7 @@ std::vector<NamedFile> input_files(const SweepRequest& request);
 std::vector<NamedFile> result_files(const std::string& output, const CheckedSweepRequest& request);
 // Writes them, in result_files' order, to the transaction's streams.
 void write_result_files(OutputTransaction& outputs, const RunSummary& summary, const StrategySpec& spec,
-                        const CombinationSpace& space, const RankedRows& rows,
+                        const CombinationSpace& space, const RankedRows& rows, const OutcomeIndex& outcomes,
                         const std::optional<SweepValidation>& validation, const PeriodSpans& spans,
                         double bars_per_year);
 // "results (20 rows ranked by sharpe): OUT.csv, OUT.json, ..."

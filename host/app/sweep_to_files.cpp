@@ -24,7 +24,8 @@ std::unique_ptr<SweepRun> run_sweep_to_files(CheckedSweepRequest checked, const 
     if (checked.shard) {
         write_shard_file(outputs.stream(0), make_shard_file(*run, checked));
     } else {
-        write_result_files(outputs, run->summary, run->strategy.spec, *run->space, run->ranked(), run->validation,
+        write_result_files(outputs, run->summary, run->strategy.spec, *run->space, run->ranked(), *run->outcomes,
+                           run->validation,
                            run->spans, run->bars_per_year);
     }
     outputs.commit();

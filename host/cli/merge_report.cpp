@@ -22,7 +22,7 @@ int report_merged(const MergedSweep& merged, const std::string& output, const st
     const CheckedSweepRequest& request = merged.request;
     const StrategySpec& spec = merged.strategy.spec;
     const CombinationSpace& space = *merged.space;
-    std::cout << format_ranked_table(spec, space, merged.ranked, request.rank_order(),
+    std::cout << format_ranked_table(spec, space, merged.top, *merged.outcomes, request.rank_order(),
                                      static_cast<std::size_t>(request.request.top_n));
     std::cout << "\n" << merged.summary.backend << ": " << merged.summary.combinations << " combinations, "
               << merged.summary.cells << " cells in " << merged.summary.seconds << " s of the shards' sweeps\n";

@@ -134,7 +134,8 @@ int run_sweep_command(const std::vector<std::string>& args) {
     const RunSummary& summary = run->summary;
     const RankedRows& written = run->ranked();
 
-    std::cout << format_ranked_table(spec, space, outcome.top, checked.rank_order(), static_cast<std::size_t>(r.top_n));
+    std::cout << format_ranked_table(spec, space, outcome.top, *run->outcomes, checked.rank_order(),
+                                     static_cast<std::size_t>(r.top_n));
     std::cout << "\nbackend: " << summary.backend << "; " << summary.combinations << " combinations x "
               << market.n_symbols() << " symbols x " << run->window.n_bars << " bars in " << outcome.seconds << " s = "
               << (outcome.seconds > 0 ? static_cast<double>(summary.cells) / outcome.seconds : 0.0) << " cells/s\n";

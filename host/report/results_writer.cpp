@@ -57,21 +57,15 @@ public:
         for (const MetricColumn& m : metric_columns()) metric_keys_.push_back(nlohmann::json(std::string(m.name)).dump());
     }
 
-    void write(std::ostream& out, const ResultRow& row, std::span<const double> values, std::uint64_t rank) const {
+    void write(std::ostream& out, const ResultRow& row, std::span<const double> values, std::uint64_t rank,
+               const OutcomeIndex& outcomes) const {
         out << "{\n      \"rank\": " << rank << ",\n      \"combination_id\": " << row.combination_id
             << ",\n      \"valid\": " << (metrics_are_finite(row.metrics) ? "true" : "false")
             << ",\n      \"enough_trades\": " << (has_enough_trades(row.metrics, min_trades_) ? "true" : "false")
             << ",\n      \"parameters\": {";
         for (std::size_t p = 0; p < values.size(); ++p) {
             out << (p == 0 ? "\n        " : ",\n        ") << parameter_keys_[p] << ": ";
-            const ParameterSpec& parameter = spec_->parameters[p];
-            if (parameter.type == ParameterType::Bool) {
-                out << (values[p] != 0.0 ? "true" : "false");
-            } else if (parameter.type == ParameterType::Int) {
-                out << static_cast<long long>(values[p]);
-            } else {
-                out << json_number(values[p]);
-            }
+            out << parameter_json(spec_->parameters[p], values[p]);
         }
         out << "\n      },\n      \"metrics\": {";
         std::size_t i = 0;
@@ -85,10 +79,34 @@ public:
             }
             ++i;
         }
+        out << "\n      },\n      \"outcome\": {";
+        const OutcomeOfRow outcome = outcomes.of(row.combination_id);
+        out << "\n        \"combinations\": " << outcome.combinations << ",\n        \"first_id\": " << outcome.first_id;
+        if (const std::vector<std::vector<double>>* sets = outcomes.values(row.combination_id)) {
+            // The parameters that differ inside the outcome, with every value they take.
+            out << ",\n        \"parameter_values\": {";
+            bool first = true;
+            for (std::size_t p = 0; p < sets->size(); ++p) {
+                if ((*sets)[p].size() < 2) continue;
+                out << (first ? "\n          " : ",\n          ") << parameter_keys_[p] << ": [";
+                for (std::size_t v = 0; v < (*sets)[p].size(); ++v) {
+                    out << (v == 0 ? "" : ", ") << parameter_json(spec_->parameters[p], (*sets)[p][v]);
+                }
+                out << "]";
+                first = false;
+            }
+            out << (first ? "}" : "\n        }");
+        }
         out << "\n      }\n    }";
     }
 
 private:
+    static std::string parameter_json(const ParameterSpec& parameter, double value) {
+        if (parameter.type == ParameterType::Bool) return value != 0.0 ? "true" : "false";
+        if (parameter.type == ParameterType::Int) return std::to_string(static_cast<long long>(value));
+        return json_number(value);
+    }
+
     // to_chars' shortest forms ("0.5", "-0", "1e+300", "20") are JSON numbers.
     static std::string json_number(double value) {
         return std::isfinite(value) ? format_double(value) : '"' + format_double(value) + '"';
@@ -116,11 +134,11 @@ std::string format_metric_value(const MetricColumn& column, const Metrics& metri
 }
 
 void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
-                       const RankedRows& ranked, int min_trades) {
+                       const RankedRows& ranked, const OutcomeIndex& outcomes, int min_trades) {
     out << "rank,combination_id,valid,enough_trades";
     for (const ParameterSpec& p : spec.parameters) out << ',' << p.name;
     for (const MetricColumn& m : metric_columns()) out << ',' << m.name;
-    out << '\n';
+    out << ",outcome_combinations,outcome_first_id\n";
     std::vector<double> values(spec.parameters.size());
     for (std::uint64_t r = 0; r < ranked.size() && out; ++r) {
         const ResultRow row = ranked.at(r);
@@ -129,12 +147,13 @@ void write_results_csv(std::ostream& out, const StrategySpec& spec, const Combin
             << (has_enough_trades(row.metrics, min_trades) ? "true" : "false");
         for (std::size_t p = 0; p < values.size(); ++p) out << ',' << format_parameter_value(spec.parameters[p], values[p]);
         for (const MetricColumn& m : metric_columns()) out << ',' << format_metric_value(m, row.metrics);
-        out << '\n';
+        const OutcomeOfRow outcome = outcomes.of(row.combination_id);
+        out << ',' << outcome.combinations << ',' << outcome.first_id << '\n';
     }
 }
 
 void write_results_json(std::ostream& out, const RunSummary& summary, const StrategySpec& spec,
-                        const CombinationSpace& space, const RankedRows& ranked) {
+                        const CombinationSpace& space, const RankedRows& ranked, const OutcomeIndex& outcomes) {
     nlohmann::ordered_json head;
     head["strategy"] = summary.strategy;
     head["spec"] = summary.spec_origin;
@@ -152,6 +171,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["account"] = account_json(summary.account);  // the values the run used (Note [Account settings])
     head["backend"] = summary.backend;
     head["combinations"] = summary.combinations;
+    head["distinct_outcomes"] = summary.distinct_outcomes;  // Note [Distinct outcomes]
     head["invalid_rows"] = summary.invalid_rows;
     head["cells"] = summary.cells;
     head["seconds"] = summary.seconds;
@@ -175,13 +195,33 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
         const ResultRow row = ranked.at(r);
         space.decode(row.combination_id, values);
         out << (r == 0 ? "\n    " : ",\n    ");
-        rows.write(out, row, values, r + 1);
+        rows.write(out, row, values, r + 1, outcomes);
     }
     out << (ranked.size() == 0 ? "]\n}\n" : "\n  ]\n}\n");
 }
 
+namespace {
+
+// A parameter's values inside an outcome, for the ranked table.
+std::string format_value_set(const ParameterSpec& parameter, const CombinationSpace::Digit& digit,
+                             const std::vector<double>& values) {
+    auto one = [&parameter](double v) {
+        return parameter.type == ParameterType::Double ? format_significant(v) : format_parameter_value(parameter, v);
+    };
+    if (values.size() == 1) return one(values.front());
+    if (values.size() == digit.values.size()) return "any";
+    constexpr std::size_t kShown = 4;
+    std::string text;
+    for (std::size_t i = 0; i < values.size() && i < kShown; ++i) text += (i == 0 ? "" : "|") + one(values[i]);
+    if (values.size() > kShown) text += "|...(" + std::to_string(values.size()) + ")";
+    return text;
+}
+
+}  // namespace
+
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,
-                                const std::vector<ResultRow>& ranked, const RankOrder& order, std::size_t max_rows) {
+                                const std::vector<ResultRow>& ranked, const OutcomeIndex& outcomes,
+                                const RankOrder& order, std::size_t max_rows) {
     const MetricColumn& rank_metric = *order.metric;
     const std::size_t shown_rows = std::min(ranked.size(), max_rows);
     bool any_invalid = false;
@@ -191,8 +231,10 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
         any_few_trades = any_few_trades || !has_enough_trades(ranked[r].metrics, order.min_trades);
     }
 
-    std::vector<std::string> header = {"rank", "id"};
+    std::vector<std::string> header = {"rank", "id", "combinations"};
     const std::vector<std::size_t> varied = varied_parameters(space);
+    std::vector<const CombinationSpace::Digit*> digit_of(spec.parameters.size(), nullptr);
+    for (const CombinationSpace::Digit& digit : space.digits()) digit_of[digit.parameter] = &digit;
     for (std::size_t p : varied) header.push_back(spec.parameters[p].name);
     std::vector<const MetricColumn*> shown;
     shown.push_back(&rank_metric);
@@ -218,11 +260,13 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
     for (std::size_t r = 0; r < shown_rows; ++r) {
         const ResultRow& row = ranked[r];
         const std::vector<double> values = decode_values(spec, space, row.combination_id);
-        std::vector<std::string> line = {std::to_string(r + 1), std::to_string(row.combination_id)};
+        std::vector<std::string> line = {std::to_string(r + 1), std::to_string(row.combination_id),
+                                         std::to_string(outcomes.of(row.combination_id).combinations)};
+        const std::vector<std::vector<double>>* sets = outcomes.values(row.combination_id);
         for (std::size_t p : varied) {
             const ParameterSpec& parameter = spec.parameters[p];
-            line.push_back(parameter.type == ParameterType::Double ? format_significant(values[p])
-                                                                   : format_parameter_value(parameter, values[p]));
+            const std::vector<double> own = {values[p]};
+            line.push_back(format_value_set(parameter, *digit_of[p], sets != nullptr ? (*sets)[p] : own));
         }
         for (const MetricColumn* m : shown) {
             const double value = m->read(row.metrics);
@@ -237,6 +281,10 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
         for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
     }
     std::ostringstream out;
+    // Note [Distinct outcomes]
+    out << outcomes.combinations() << " combinations, " << outcomes.distinct() << " distinct outcomes";
+    if (outcomes.distinct() < outcomes.combinations()) out << ": one row per outcome";
+    out << '\n';
     for (const auto& line : cells) {
         for (std::size_t c = 0; c < line.size(); ++c) {
             out << (c == 0 ? "" : "  ") << std::setw(static_cast<int>(width[c])) << line[c];

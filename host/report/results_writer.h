@@ -9,6 +9,7 @@
 
 #include "host/engine/metric_columns.h"
 #include "host/engine/top_n.h"
+#include "host/report/outcome_groups.h"
 #include "host/report/ranked_rows.h"
 #include "host/spec/combination_space.h"
 #include "host/spec/strategy_spec.h"
@@ -40,6 +41,7 @@ struct RunSummary {
     nlohmann::ordered_json instruments;  // Note [Instruments stated]
     std::string backend;  // e.g. "cpu (2 threads)"
     std::uint64_t combinations = 0;
+    std::uint64_t distinct_outcomes = 0;  // Note [Distinct outcomes]
     std::uint64_t invalid_rows = 0;  // Note [Rows with non-finite metrics]
     std::uint64_t cells = 0;  // bars x symbols x combinations
     double seconds = 0.0;
@@ -60,11 +62,16 @@ nlohmann::ordered_json account_json(const AccountSpec& account);
 // says whether its metrics are valid (Note [Rows with non-finite metrics])
 // and whether it has at least `min_trades` trades (enough_trades, Note [Rows
 // with few trades]; the JSON takes summary.min_trades). Both stop early
-// when `out` goes bad (a cancel: Note [No half-written outputs]).
+// when `out` goes bad (a cancel: Note [No half-written outputs]). Every row
+// states its outcome (Note [Distinct outcomes]): how many combinations have
+// it and the smallest id among them (the outcome's own row when the rows
+// are the top outcomes; with --all-rows, what to group rows by); the JSON
+// adds, for the rows whose outcome `outcomes` describes, the values of each
+// parameter that differs inside the outcome.
 void write_results_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
-                       const RankedRows& ranked, int min_trades);
+                       const RankedRows& ranked, const OutcomeIndex& outcomes, int min_trades);
 void write_results_json(std::ostream& out, const RunSummary& summary, const StrategySpec& spec,
-                        const CombinationSpace& space, const RankedRows& ranked);
+                        const CombinationSpace& space, const RankedRows& ranked, const OutcomeIndex& outcomes);
 
 // Note [The ranked table]
 // The table printed after a sweep: rank, id, every parameter the grid varies
@@ -73,9 +80,15 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
 // "valid" column appears when a shown row has non-finite metrics, an
 // "enough_trades" column when a shown row has fewer than order.min_trades
 // trades (Note [Rows with few trades]), with a line under the table that
-// says what it means.
+// says what it means. Each row is an outcome (Note [Distinct outcomes]):
+// a "combinations" column counts the combinations that have it, and a
+// parameter column shows every value they take ("any" for each of the
+// grid's values, "5|10|20", or the first four and how many), so that a
+// parameter the outcome does not depend on reads as such. A line over the
+// table says how many distinct outcomes the combinations gave.
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,
-                                const std::vector<ResultRow>& ranked, const RankOrder& order, std::size_t max_rows);
+                                const std::vector<ResultRow>& ranked, const OutcomeIndex& outcomes,
+                                const RankOrder& order, std::size_t max_rows);
 
 // "name=value" for every metric, one per line, as replay prints it.
 std::string format_metrics(const Metrics& metrics);

@@ -131,7 +131,7 @@ public:
         char extra = 0;
         if (remaining() != 0 || in_.read_some(&extra, 1) != 0) {
             throw error("trailing-bytes",
-                        "the file goes on after its last section (periods): it is not one shard file");
+                        "the file goes on after its last section (outcomes): it is not one shard file");
         }
     }
 
@@ -150,7 +150,7 @@ public:
 
     void check_end() override {
         if (remaining() != 0) {
-            throw error("trailing-bytes", "the message goes on after its last section (periods): it is not one shard");
+            throw error("trailing-bytes", "the message goes on after its last section (outcomes): it is not one shard");
         }
     }
 
@@ -320,9 +320,17 @@ struct ExpectedSection {
     std::string why;  // "its 3 combinations of 2 periods make 6"
 };
 
+struct ExpectedSections {
+    // The rows' is their most: the top outcomes may be fewer than --top
+    // (Note [Distinct outcomes]); check_kept_rows checks their count.
+    ExpectedSection rows;
+    ExpectedSection periods;
+    ExpectedSection outcomes;
+};
+
 // Reads the header into `shard` (every field merge uses, typed) and returns
-// what its rows and periods sections must hold.
-std::pair<ExpectedSection, ExpectedSection> read_header(const ShardInput& in, const std::string& text, ShardFile& shard) {
+// what its sections must hold.
+ExpectedSections read_header(const ShardInput& in, const std::string& text, ShardFile& shard) {
     json doc;
     try {
         doc = parse_checked_json(text, in.name());
@@ -474,20 +482,40 @@ std::pair<ExpectedSection, ExpectedSection> read_header(const ShardInput& in, co
     const std::uint64_t rows = run.all_rows ? span : std::min<std::uint64_t>(span, static_cast<std::uint64_t>(run.top));
     std::uint64_t rows_length = 0;
     std::uint64_t periods_length = 0;
+    std::uint64_t outcomes_length = 0;
     const bool overflow =
         __builtin_mul_overflow(rows, sizeof(ResultRow), &rows_length) ||
         __builtin_mul_overflow(span, static_cast<std::uint64_t>(run.periods), &periods_length) ||
-        __builtin_mul_overflow(periods_length, sizeof(ShardPeriod), &periods_length);
+        __builtin_mul_overflow(periods_length, sizeof(ShardPeriod), &periods_length) ||
+        __builtin_mul_overflow(span, sizeof(OutcomeKey), &outcomes_length);
     if (overflow) {
         f.inconsistent(which + " of " + std::to_string(run.combinations) +
                        " combinations holds more rows or period statistics than any file can");
     }
     const std::string combinations = "its " + which + " has " + std::to_string(span) + " combinations";
     return {{rows_length, combinations + (run.all_rows ? ", each a row (--all-rows)"
-                                                       : ", of which --top " + std::to_string(run.top) + " keeps " +
-                                                             std::to_string(rows))},
+                                                       : ", of which --top " + std::to_string(run.top) +
+                                                             " keeps at most " + std::to_string(rows))},
             {periods_length, combinations + ", each of " + std::to_string(run.periods) + " periods (--periods): " +
-                                 std::to_string(span * static_cast<std::uint64_t>(run.periods))}};
+                                 std::to_string(span * static_cast<std::uint64_t>(run.periods))},
+            {outcomes_length, combinations + ", each an outcome key"}};
+}
+
+// Note [Distinct outcomes]: a shard keeps the rows of its best --top
+// outcomes, so as many rows as it has distinct outcomes, up to --top
+// (--all-rows: every row, which the section's length checked).
+void check_kept_rows(const ShardInput& in, const ShardFile& shard) {
+    if (shard.run.all_rows) return;
+    std::vector<OutcomeKey> keys = shard.outcomes;
+    std::sort(keys.begin(), keys.end());
+    const auto distinct = static_cast<std::uint64_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+    const std::uint64_t kept = std::min<std::uint64_t>(distinct, static_cast<std::uint64_t>(shard.run.top));
+    if (shard.rows.size() != kept) {
+        throw in.error("inconsistent-shard", "its rows section holds " + std::to_string(shard.rows.size()) +
+                                                 " rows; its " + std::to_string(distinct) +
+                                                 " distinct outcomes of which --top " + std::to_string(shard.run.top) +
+                                                 " keeps " + std::to_string(kept));
+    }
 }
 
 ShardFile read_shard(ShardInput& in) {
@@ -514,24 +542,29 @@ ShardFile read_shard(ShardInput& in) {
     }
     std::string header(static_cast<std::size_t>(header_length), '\0');
     read_section(in, "header", header.data(), header_length);
-    const auto [rows_expected, periods_expected] = read_header(in, header, shard);
+    const ExpectedSections expected = read_header(in, header, shard);
 
-    const auto sized_section = [&in](const std::string& section, const ExpectedSection& expected, std::uint64_t item,
-                                     const std::string& items) {
+    const auto sized_section = [&in](const std::string& section, const ExpectedSection& want, std::uint64_t item,
+                                     const std::string& items, bool at_most) {
         const std::uint64_t length = section_length(in, section);
-        if (length != expected.length) {
+        if (at_most ? length > want.length || length % item != 0 : length != want.length) {
             throw in.error("inconsistent-shard", "its " + section + " section holds " + std::to_string(length / item) +
                                                      " " + items + " (" + std::to_string(length) + " bytes); " +
-                                                     expected.why);
+                                                     want.why);
         }
         return length;
     };
-    const std::uint64_t rows = sized_section("rows", rows_expected, sizeof(ResultRow), "rows");
+    const std::uint64_t rows = sized_section("rows", expected.rows, sizeof(ResultRow), "rows", !shard.run.all_rows);
     shard.rows.resize(static_cast<std::size_t>(rows / sizeof(ResultRow)));
     read_section(in, "rows", shard.rows.data(), rows);
     const std::uint64_t periods =
-        sized_section("periods", periods_expected, sizeof(ShardPeriod), "period statistics");
+        sized_section("periods", expected.periods, sizeof(ShardPeriod), "period statistics", false);
     read_periods_section(in, periods, shard.periods);
+    const std::uint64_t outcomes =
+        sized_section("outcomes", expected.outcomes, sizeof(OutcomeKey), "outcome keys", false);
+    shard.outcomes.resize(static_cast<std::size_t>(outcomes / sizeof(OutcomeKey)));
+    read_section(in, "outcomes", shard.outcomes.data(), outcomes);
+    check_kept_rows(in, shard);
     in.check_end();
     return shard;
 }
@@ -638,6 +671,7 @@ void write_shard_file(std::ostream& out, const ShardFile& shard) {
     write_section(out, text.data(), text.size());
     write_section(out, shard.rows.data(), shard.rows.size() * sizeof(ResultRow));
     write_periods_section(out, shard.periods);
+    write_section(out, shard.outcomes.data(), shard.outcomes.size() * sizeof(OutcomeKey));
 }
 
 namespace {
@@ -669,7 +703,7 @@ std::string shard_bytes(const ShardFile& shard) {
     std::string bytes;
     // The sections' data and framing; the header (a few KB) may add a growth.
     bytes.reserve(shard.rows.size() * sizeof(ResultRow) + shard.periods.size() * sizeof(ShardPeriod) +
-                  (std::size_t{1} << 16));
+                  shard.outcomes.size() * sizeof(OutcomeKey) + (std::size_t{1} << 16));
     AppendToString sink(bytes);
     std::ostream out(&sink);
     write_shard_file(out, shard);
@@ -701,15 +735,21 @@ ShardFile shard_in_memory(const std::string& name, ShardFile shard) {
     const std::string text = header_text(shard);
     BytesShardInput input(name, text);
     ShardFile read;
-    const auto [rows_expected, periods_expected] = read_header(input, text, read);
-    if (shard.rows.size() * sizeof(ResultRow) != rows_expected.length ||
-        shard.periods.size() * sizeof(ShardPeriod) != periods_expected.length) {
-        throw input.error("inconsistent-shard", "it holds " + std::to_string(shard.rows.size()) + " rows and " +
-                                                    std::to_string(shard.periods.size()) + " period statistics; " +
-                                                    rows_expected.why + "; " + periods_expected.why);
+    const ExpectedSections expected = read_header(input, text, read);
+    const std::uint64_t row_bytes = shard.rows.size() * sizeof(ResultRow);
+    if ((read.run.all_rows ? row_bytes != expected.rows.length : row_bytes > expected.rows.length) ||
+        shard.periods.size() * sizeof(ShardPeriod) != expected.periods.length ||
+        shard.outcomes.size() * sizeof(OutcomeKey) != expected.outcomes.length) {
+        throw input.error("inconsistent-shard", "it holds " + std::to_string(shard.rows.size()) + " rows, " +
+                                                    std::to_string(shard.periods.size()) + " period statistics and " +
+                                                    std::to_string(shard.outcomes.size()) + " outcome keys; " +
+                                                    expected.rows.why + "; " + expected.periods.why + "; " +
+                                                    expected.outcomes.why);
     }
     read.rows = std::move(shard.rows);
     read.periods = std::move(shard.periods);
+    read.outcomes = std::move(shard.outcomes);
+    check_kept_rows(input, read);
     // What a shard carries, as read_shard_bytes would hand it over.
     for (PeriodStatistics& p : read.periods) p = period_from_shard(shard_period(p));
     return read;
@@ -810,6 +850,7 @@ void check_shards_ran(const std::vector<NamedShard>& shards, std::string_view sp
     // Each row one of its shard's own combinations, once: the shards' parts
     // are disjoint (check_shards), so no id is in two shards either.
     std::vector<std::uint64_t> ids;
+    std::vector<OutcomeKey> keys;
     for (const NamedShard& shard : shards) {
         const ShardFile& part = shard.content;
         ids.clear();
@@ -824,6 +865,7 @@ void check_shards_ran(const std::vector<NamedShard>& shards, std::string_view sp
                                          " of the run order)");
             }
             ids.push_back(id);
+            if (!part.run.all_rows) keys.push_back(part.outcomes[*ordinal - part.first_ordinal]);
         }
         std::sort(ids.begin(), ids.end());
         const auto repeated = std::adjacent_find(ids.begin(), ids.end());
@@ -831,6 +873,13 @@ void check_shards_ran(const std::vector<NamedShard>& shards, std::string_view sp
             throw std::runtime_error(shard.name + ": rows section: combination id " + std::to_string(*repeated) +
                                      " has more than one row");
         }
+        // Note [Distinct outcomes]: the top rows are one per outcome.
+        std::sort(keys.begin(), keys.end());
+        if (std::adjacent_find(keys.begin(), keys.end()) != keys.end()) {
+            throw std::runtime_error(shard.name + ": rows section: two of its top rows have one outcome (their " +
+                                     "keys in its outcomes section are equal)");
+        }
+        keys.clear();
     }
 }
 

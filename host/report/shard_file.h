@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/engine/outcome_key.h"
 #include "host/engine/top_n.h"
 #include "host/report/results_writer.h"
 #include "host/report/validation_writer.h"
@@ -25,16 +26,21 @@ namespace btforge {
 // --checkpoint keeps (Note [Resuming an MPI run]):
 //   "BTFSHARD"                      magic, 8 bytes
 //   version                         uint32, kShardFormatVersion
-//   three sections, each as         its byte length (uint64), its bytes,
+//   four sections, each as          its byte length (uint64), its bytes,
 //                                   their SHA-256 (32 bytes)
 //     header      JSON: the run's identity, the shard's index, count and
 //                 ordinals, the run's inputs, the shard's summary, the
 //                 periods' spans, the sizes of a row and of a period's
 //                 statistics;
-//     rows        the shard's kept rows (ResultRow);
+//     rows        the shard's kept rows (ResultRow): with --top, one per
+//                 outcome of its best (Note [Distinct outcomes]);
 //     periods     the period statistics of all its combinations in run
 //                 order, what validation reads of them (ShardPeriod: Note
-//                 [What a shard's periods carry]).
+//                 [What a shard's periods carry]);
+//     outcomes    the outcome key of each of its combinations in run order
+//                 (OutcomeKey), which its engine hashed from the whole
+//                 period statistics (so a reader cannot hash them again
+//                 from the periods it carries; the digest guards them).
 // Rows and statistics are doubles and integers of this machine's byte
 // order, without padding; a reader refuses a file whose row or statistics
 // size differs from its own. The file is written whole or not at all, like
@@ -53,15 +59,19 @@ namespace btforge {
 //     fields: index < count <= kMaxShards, the identity's shard count equal
 //     to count, the ordinals those of shard_ordinals, as many spans as
 //     periods, as many rows as --top or --all-rows keep of the shard's
-//     combinations and period statistics for each of them, each period.
+//     combinations (with --top: as many as its distinct outcomes, up to
+//     --top), period statistics for each of them, each period, and a key
+//     for each.
 // Then check_shards checks a set (one run's, each once, all there, in run
 // order) and check_shards_ran what needs the spec and grid (the ones the
-// identity hashed, each row one of its shard's own combinations, once).
+// identity hashed, each row one of its shard's own combinations, once, and
+// of its own outcome).
 // Messages name the file (or message), the section or JSON pointer and a
 // stable rule; no byte of the file that is not printable text is echoed.
-// Version 4: the identity names the run's --cpcv (Note [Combinatorial
-// purged cross-validation]); version 3's lacked it.
-inline constexpr std::uint32_t kShardFormatVersion = 4;
+// Version 5: the outcomes section, and --top rows one per outcome (Note
+// [Distinct outcomes]). Version 4: the identity names the run's --cpcv
+// (Note [Combinatorial purged cross-validation]); version 3's lacked it.
+inline constexpr std::uint32_t kShardFormatVersion = 5;
 
 // Note [What a shard's periods carry]
 // A shard's period statistics travel to one place, the merge's validation
@@ -139,6 +149,7 @@ struct ShardFile {
     double bars_per_year = 0.0;
     std::vector<ResultRow> rows;
     std::vector<PeriodStatistics> periods;
+    std::vector<OutcomeKey> outcomes;  // one per combination, in run order
 };
 
 void write_shard_file(std::ostream& out, const ShardFile& shard);

@@ -99,7 +99,7 @@ DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods
 std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
                                                  std::size_t top_n, int min_trades,
                                                  const std::function<std::uint64_t(std::uint64_t)>& combination_id,
-                                                 int threads) {
+                                                 int threads, const std::function<bool(std::uint64_t)>& ranked) {
     const SweepTrials trials = sweep_trials(periods, n_periods, threads);
     const std::size_t width = static_cast<std::size_t>(n_periods);
     const std::uint32_t all = (std::uint32_t{1} << n_periods) - 1;
@@ -137,6 +137,7 @@ std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistic
     });
     std::vector<Ranked> top;  // a heap: its front is the worst kept
     for (std::uint64_t n = 0; n < trials.trials; ++n) {
+        if (ranked && !ranked(n)) continue;
         const Ranked r{tier_of[n], z_of[n], {n, combination_id(n)}};
         if (top.size() < top_n) {
             top.push_back(r);

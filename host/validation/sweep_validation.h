@@ -113,11 +113,13 @@ DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods
 // (their periods' trades summed: the whole window's n_trades) after the
 // others, rows of undefined DSR (NaN) last; ties by the smaller
 // `combination_id(ordinal)`. The rows are scored on `threads`; the same
-// rows for any number.
+// rows for any number. When `ranked` is given, only the ordinals it
+// accepts are ranked (Note [Distinct outcomes]: one row per outcome).
 std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistics> periods, int n_periods,
                                                  std::size_t top_n, int min_trades,
                                                  const std::function<std::uint64_t(std::uint64_t)>& combination_id,
-                                                 int threads = 1);
+                                                 int threads = 1,
+                                                 const std::function<bool(std::uint64_t)>& ranked = {});
 
 // One paragraph a user can act on: how likely the ranking is overfit, and
 // whether the best row's Sharpe ratio survives deflation.

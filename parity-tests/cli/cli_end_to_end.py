@@ -28,6 +28,9 @@ METRICS = [
     "exposure", "avg_trade_return", "max_consecutive_losses", "n_liquidations", "liquidation_loss",
 ]
 
+# After the metrics, each row's outcome (Note [Distinct outcomes]).
+OUTCOME = ["outcome_combinations", "outcome_first_id"]
+
 # SPEC §5.
 INDICATORS = [
     "SMA", "EMA", "WMA", "KAMA", "RSI", "MACD", "BBANDS", "ATR", "PLUS_DI", "MINUS_DI", "ADX", "STOCH", "CCI",
@@ -161,8 +164,10 @@ class CliTestCase(unittest.TestCase):
         # Note [Rows with non-finite metrics]: every row says whether it is valid;
         # Note [Rows with few trades]: and whether it has enough trades.
         self.assertEqual(header[:4], ["rank", "combination_id", "valid", "enough_trades"])
-        self.assertEqual(header[-len(METRICS):], METRICS, "CSV metric columns are not those of SPEC §7")
-        return header[4:-len(METRICS)]
+        self.assertEqual(header[-len(OUTCOME):], OUTCOME, "the CSV's last columns are not the outcome's")
+        self.assertEqual(header[-len(OUTCOME) - len(METRICS):-len(OUTCOME)], METRICS,
+                         "CSV metric columns are not those of SPEC §7")
+        return header[4:-len(OUTCOME) - len(METRICS)]
 
 
 # --------------------------------------------------------------------------- 1
@@ -240,14 +245,32 @@ class ThreadCountIndependence(CliTestCase):
         self.assertTrue(j3["backend"].startswith("cpu (3 thread"), j3["backend"])
         self.assertNotIn("cuda", j1["backend"] + j3["backend"])
 
-        # The top N (ranked on the fly) is the head of the full ranking, ties included.
+        # The top N outcomes (ranked on the fly) are the head of the full
+        # ranking's rows that are their outcome's first (Note [Distinct
+        # outcomes]), ties included; the sizes of the outcomes add up.
         self.btforge("sweep", "--strategy", strategy, "--grid", grid, "--top", "7", "-o", self.path("top"),
                      "--threads", "3", *MARKET)
         _, _, top = read_csv(self.path("top.csv"))
-        _, _, full = read_csv(self.path("t1.csv"))
-        self.assertEqual(top, full[:8], "--top 7 is not the head of the --all-rows ranking")
+        _, full_rows, full = read_csv(self.path("t1.csv"))
+        firsts = [r for r in full[1:] if r[1] == r[-1]]
+        expected = [full[0]] + [[str(i + 1)] + r[1:] for i, r in enumerate(firsts[:7])]
+        self.assertEqual(top, expected, "--top 7 is not the head of the --all-rows ranking, one row per outcome")
+        sizes = {}
+        for row in full_rows:
+            sizes[row["outcome_first_id"]] = sizes.get(row["outcome_first_id"], 0) + 1
+        self.assertEqual(sizes, {r[1]: int(r[-2]) for r in firsts})
+        self.assertEqual(j1["distinct_outcomes"], len(firsts))
+        # Rows of one outcome have equal metrics.
+        by_first = {r["combination_id"]: r for r in full_rows if r["combination_id"] == r["outcome_first_id"]}
+        for row in full_rows:
+            first = by_first[row["outcome_first_id"]]
+            self.assertEqual([row[m] for m in METRICS], [first[m] for m in METRICS])
+        json_firsts = [r for r in j1["rows"] if r["combination_id"] == r["outcome"]["first_id"]][:7]
+        for rank, row in enumerate(json_firsts):
+            row["rank"] = rank + 1
+            self.assertIn("parameter_values", row["outcome"])  # --all-rows describes the top outcomes too
         with open(self.path("top.json")) as f:
-            self.assertEqual(json.load(f)["rows"], j1["rows"][:7])
+            self.assertEqual(json.load(f)["rows"], json_firsts)
 
     def test_default_strategy(self):
         self.check_strategy("default")

@@ -243,6 +243,17 @@ class ShardFileTest(unittest.TestCase):
         self.edited("s0.shard", lambda s: s.set_row_id(1, first), "twice.shard")
         self.merge_refused("twice.shard", "s1.shard",
                            says=(f"twice.shard: rows section: combination id {first} has more than one row",))
+        # Note [Distinct outcomes]: the two top rows' combinations made one
+        # outcome, a third combination another, so the count still holds.
+        def one_outcome(s):
+            ordinals = [s.row_id(k) - s.header["shard"]["first_ordinal"] for k in range(2)]
+            other = ({0, 1, 2} - set(ordinals)).pop()
+            key = s.outcomes[16 * ordinals[0]:16 * ordinals[0] + 16]
+            s.outcomes[16 * ordinals[1]:16 * ordinals[1] + 16] = key
+            s.outcomes[16 * other:16 * other + 16] = bytes(16)
+        self.edited("s0.shard", one_outcome, "same.shard")
+        self.merge_refused("same.shard", "s1.shard",
+                           says=("same.shard: rows section: two of its top rows have one outcome",))
         # Shard 1 holds ordinals 3..6: id 4 is another shard's, 1000 no one's.
         for id in (4, 1000, 2**64 - 1):
             with self.subTest(id=id):
@@ -259,12 +270,27 @@ class ShardFileTest(unittest.TestCase):
                            says=("cut.shard: inconsistent-shard: its periods section holds 4 period statistics "
                                  f"({4 * sizes.period_bytes} bytes); its shard 0/2 has 3 combinations, each of 2 periods "
                                  "(--periods): 6",))
-        # A row less than --top 2 keeps of its 3 combinations.
+        # A row less than --top 2 keeps of its 3 combinations' 3 distinct
+        # outcomes (Note [Distinct outcomes]), and a row more.
         self.edited("s0.shard", lambda s: s.rows.__delitem__(slice(-s.row_bytes, None)), "short.shard")
         self.merge_refused("short.shard", "s1.shard",
-                           says=("short.shard: inconsistent-shard: its rows section holds 1 rows "
-                                 f"({sizes.row_bytes} bytes); its shard 0/2 has 3 combinations, of which --top 2 "
-                                 "keeps 2",))
+                           says=("short.shard: inconsistent-shard: its rows section holds 1 rows; its 3 distinct "
+                                 "outcomes of which --top 2 keeps 2",))
+        self.edited("s0.shard", lambda s: s.rows.extend(s.rows[:s.row_bytes]), "long.shard")
+        self.merge_refused("long.shard", "s1.shard",
+                           says=("long.shard: inconsistent-shard: its rows section holds 3 rows "
+                                 f"({3 * sizes.row_bytes} bytes); its shard 0/2 has 3 combinations, of which --top 2 "
+                                 "keeps at most 2",))
+        # Outcome keys cut by one combination's.
+        self.edited("s0.shard", lambda s: s.outcomes.__delitem__(slice(-16, None)), "keys.shard")
+        self.merge_refused("keys.shard", "s1.shard",
+                           says=("keys.shard: inconsistent-shard: its outcomes section holds 2 outcome keys (32 "
+                                 "bytes); its shard 0/2 has 3 combinations, each an outcome key",))
+        # Every combination one outcome: --top 2 keeps one row, not two.
+        self.edited("s0.shard", lambda s: s.outcomes.__setitem__(slice(None), s.outcomes[:16] * 3), "one.shard")
+        self.merge_refused("one.shard", "s1.shard",
+                           says=("one.shard: inconsistent-shard: its rows section holds 2 rows; its 1 distinct "
+                                 "outcomes of which --top 2 keeps 1",))
 
     def test_a_forged_count_costs_nothing(self):
         # A section that says 2^64-1 bytes; a run of 2^64-1 shards. Under a
@@ -362,7 +388,7 @@ class ShardFileTest(unittest.TestCase):
     def test_an_older_format_is_named(self):
         self.edited("s0.shard", lambda s: setattr(s, "version", 1), "old.shard")
         self.merge_refused("old.shard", "s1.shard",
-                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 4 "
+                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 5 "
                                  "(an older btforge wrote it",))
 
     def test_a_grid_edited_since_the_shards_ran_is_refused(self):

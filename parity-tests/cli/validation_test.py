@@ -340,6 +340,7 @@ class DegenerateValidationTest(unittest.TestCase):
         p = self.sweep("same", {"fast_period": 10, "slow_period": 40, "stop_pct": {"values": [0.4, 0.5]}},
                        "--pbo", "--periods", "4", "--walk-forward", "anchored:2")
         doc = self.validation("same")
+        self.assertEqual(len(doc["deflated_sharpe"]), 1)  # one outcome (Note [Distinct outcomes])
         self.assertIsNone(doc["pbo"]["pbo"])
         self.assertEqual(doc["pbo"]["pbo_undefined"], "all combinations have identical period returns")
         self.assertEqual(doc["sharpe_variance_annualized"], 0.0)
@@ -360,7 +361,9 @@ class DegenerateValidationTest(unittest.TestCase):
                        market=["--synthetic-seed", "11", "--synthetic-bars", "1000"])
         doc = self.validation("idle")
         reason = "zero variance of its bar returns (its equity never moved)"
-        self.assertEqual(len(doc["deflated_sharpe"]), 2)
+        # The two combinations are one outcome (Note [Distinct outcomes]): one row.
+        self.assertEqual(len(doc["deflated_sharpe"]), 1)
+        self.assertIn("2 combinations, 1 distinct outcomes: one row per outcome", p.stdout)
         for row in doc["deflated_sharpe"]:
             self.assertEqual(row["sharpe_annualized"], 0.0)
             self.assertIsNone(row["psr"])

@@ -25,8 +25,11 @@ class SweepResult:
 
     ``table`` holds the rows of ``btforge sweep``'s CSV, best first, column for
     column (rank, combination_id, valid, enough_trades, every parameter, every
-    metric of SPEC §7); ``summary`` is its JSON without the rows (strategy, market,
-    window, funding, account, backend, cells and seconds).
+    metric of SPEC §7, outcome_combinations and outcome_first_id); with ``top``
+    it has one row per outcome (combinations with equal results are one:
+    Note [Distinct outcomes]). ``summary`` is its JSON without the rows
+    (strategy, market, window, funding, account, backend, combinations,
+    distinct_outcomes, cells and seconds).
     """
 
     table: pd.DataFrame
@@ -55,6 +58,11 @@ class SweepResult:
     @property
     def cells_per_second(self) -> float:
         return float(self.summary["cells_per_second"])
+
+    @property
+    def distinct_outcomes(self) -> int:
+        """How many distinct outcomes the combinations gave (Note [Distinct outcomes])."""
+        return int(self.summary["distinct_outcomes"])
 
     @property
     def varied_parameters(self) -> List[str]:
@@ -110,8 +118,9 @@ class SweepResult:
         return write_report(self, path, **kw)
 
     def _repr_html_(self) -> str:
-        head = (f"<p><b>{self.summary['strategy']}</b>: {self.summary['combinations']} combinations on "
-                f"{self.backend}, {self.cells_per_second:.3g} cells/s</p>")
+        head = (f"<p><b>{self.summary['strategy']}</b>: {self.summary['combinations']} combinations "
+                f"({self.distinct_outcomes} distinct outcomes) on {self.backend}, "
+                f"{self.cells_per_second:.3g} cells/s</p>")
         return head + self.table.head(20)._repr_html_()
 
 
@@ -216,7 +225,8 @@ def sweep(
         shown.finish("btforge sweep: interrupted")
         raise Cancelled(f"btforge sweep: interrupted {raw['cancelled_while']}; no result")
     result = _result(raw, chosen, shared)
-    shown.finish(f"btforge sweep: {result.summary['combinations']} combinations in {result.seconds:.3g} s on "
+    shown.finish(f"btforge sweep: {result.summary['combinations']} combinations ({result.distinct_outcomes} distinct "
+                 f"outcomes) in {result.seconds:.3g} s on "
                  f"{result.backend}, {result.cells_per_second:.3g} cells/s")
     result.engine_seconds = float(raw["run_seconds"])
     result.wall_seconds = time.perf_counter() - began

@@ -136,13 +136,14 @@ private:
 
 // The rows as the CSV has them (write_results_csv): rank, combination_id,
 // valid, enough_trades, every parameter (int64, float64 or bool by its
-// type), every metric (int64 when integral), best first.
+// type), every metric (int64 when integral), outcome_combinations and
+// outcome_first_id (Note [Distinct outcomes]), best first.
 nb::dict row_columns(const SweepRun& run) {
     const StrategySpec& spec = run.strategy.spec;
     const CombinationSpace& space = *run.space;
     const RankedRows& ranked = run.ranked();
     const auto n = static_cast<std::size_t>(ranked.size());
-    std::vector<std::int64_t> rank(n), id(n);
+    std::vector<std::int64_t> rank(n), id(n), outcome_combinations(n), outcome_first_id(n);
     std::vector<bool> valid(n), enough_trades(n);
     std::vector<std::vector<double>> values(spec.parameters.size(), std::vector<double>(n));
     const auto metrics = metric_columns();
@@ -157,6 +158,9 @@ nb::dict row_columns(const SweepRun& run) {
         space.decode(row.combination_id, decoded);
         for (std::size_t p = 0; p < decoded.size(); ++p) values[p][r] = decoded[p];
         for (std::size_t m = 0; m < metrics.size(); ++m) metric_values[m][r] = metrics[m].read(row.metrics);
+        const OutcomeOfRow outcome = run.outcomes->of(row.combination_id);
+        outcome_combinations[r] = static_cast<std::int64_t>(outcome.combinations);
+        outcome_first_id[r] = static_cast<std::int64_t>(outcome.first_id);
     }
     const auto as_int64 = [](const std::vector<double>& v) {
         std::vector<std::int64_t> out(v.size());
@@ -193,6 +197,8 @@ nb::dict row_columns(const SweepRun& run) {
             columns[name.c_str()] = array_of(std::move(metric_values[m]));
         }
     }
+    columns["outcome_combinations"] = array_of(std::move(outcome_combinations));
+    columns["outcome_first_id"] = array_of(std::move(outcome_first_id));
     return columns;
 }
 
@@ -225,10 +231,10 @@ nb::dict SweepTask::result() {
     // The JSON of the command line without its rows (those are the columns).
     std::ostringstream json;
     const std::vector<ResultRow> no_rows;
-    write_results_json(json, run.summary, spec, space, RowsInMemory(no_rows));
+    write_results_json(json, run.summary, spec, space, RowsInMemory(no_rows), *run.outcomes);
     out["summary_json"] = json.str();
     out["header"] = run.header;
-    out["table"] = format_ranked_table(spec, space, run.outcome.top, checked_.rank_order(),
+    out["table"] = format_ranked_table(spec, space, run.outcome.top, *run.outcomes, checked_.rank_order(),
                                        static_cast<std::size_t>(checked_.request.top_n));
     if (run.validation) {
         std::ostringstream validation;

@@ -54,6 +54,13 @@ def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
             "--threads", "2", "--backend", "cpu", "-o", "r")
     assert len(result.table) == result.summary["combinations"] == 36
     pd.testing.assert_frame_equal(result.table, cli_table(tmp_path / "r.csv", result), check_exact=True)
+    # Note [Distinct outcomes]: every row names its outcome; mode 1 reads no
+    # EMA, so its combinations fall into outcomes of three each.
+    outcomes = result.table.groupby("outcome_first_id")
+    assert result.distinct_outcomes == outcomes.ngroups < 36
+    assert (outcomes.size() == outcomes["outcome_combinations"].first()).all()
+    assert (outcomes["combination_id"].min() == outcomes.size().index).all()
+    assert (result.table[result.table["mode"] == 1]["outcome_combinations"] % 3 == 0).all()
     validation = json.loads((tmp_path / "r.validation.json").read_text())
     ours = dict(result.validation)
     ours.pop("text")

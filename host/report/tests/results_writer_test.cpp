@@ -6,6 +6,9 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <span>
+#include <stdexcept>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -43,6 +46,13 @@ ResultRow row(std::uint64_t id, double sharpe, int trades = 20) {
 
 const RankOrder kSharpe{find_metric_column("sharpe"), 10};
 
+// Every combination its own outcome.
+OutcomeIndex distinct_outcomes(const CombinationSpace& space) {
+    std::vector<OutcomeKey> keys(space.count());
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = OutcomeKey{i, 7};
+    return OutcomeIndex(space, 0, keys);
+}
+
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream in(text);
@@ -62,7 +72,8 @@ TEST_CASE("every row says whether it is valid and has enough trades, in the CSV,
     const RowsInMemory ranked(rows);
 
     std::ostringstream csv;
-    write_results_csv(csv, spec, space, ranked, 10);
+    const OutcomeIndex outcomes = distinct_outcomes(space);
+    write_results_csv(csv, spec, space, ranked, outcomes, 10);
     const std::vector<std::string> csv_lines = lines(csv.str());
     REQUIRE(csv_lines.size() == 4);
     CHECK(csv_lines[0].rfind("rank,combination_id,valid,enough_trades,fast_period,", 0) == 0);
@@ -70,13 +81,15 @@ TEST_CASE("every row says whether it is valid and has enough trades, in the CSV,
     CHECK(csv_lines[2].rfind("2,4,true,false,", 0) == 0);  // Note [Rows with few trades]
     CHECK(csv_lines[3].rfind("3,3,false,true,", 0) == 0);
     CHECK(csv_lines[3].find(",nan,") != std::string::npos);
+    CHECK(csv_lines[0].find(",liquidation_loss,outcome_combinations,outcome_first_id") != std::string::npos);
+    CHECK(csv_lines[2].substr(csv_lines[2].size() - 4) == ",1,4");  // its own outcome, of one combination
 
     RunSummary summary;
     summary.combinations = 18;
     summary.invalid_rows = 1;
     summary.min_trades = 10;
     std::ostringstream json;
-    write_results_json(json, summary, spec, space, ranked);
+    write_results_json(json, summary, spec, space, ranked, outcomes);
     const nlohmann::json doc = nlohmann::json::parse(json.str());  // streamed, still one JSON document
     CHECK(doc["invalid_rows"] == 1);
     CHECK(doc["min_trades"] == 10);
@@ -94,7 +107,7 @@ TEST_CASE("an empty ranking is still a JSON document") {
     const CombinationSpace space(spec, default_grid(spec));
     const std::vector<ResultRow> none;
     std::ostringstream json;
-    write_results_json(json, RunSummary{}, spec, space, RowsInMemory(none));
+    write_results_json(json, RunSummary{}, spec, space, RowsInMemory(none), distinct_outcomes(space));
     CHECK(nlohmann::json::parse(json.str())["rows"].empty());
 }
 
@@ -111,8 +124,10 @@ TEST_CASE("the ranked table shows every parameter the grid varies, at 6 signific
             rows.push_back(row(id, 1.0 / 3.0));
     }
     REQUIRE(rows.size() == 3);
-    const std::string table = format_ranked_table(spec, space, rows, kSharpe, 10);
-    const std::string header = lines(table).front();
+    const OutcomeIndex outcomes = distinct_outcomes(space);
+    const std::string table = format_ranked_table(spec, space, rows, outcomes, kSharpe, 10);
+    CHECK(lines(table).front() == "18 combinations, 18 distinct outcomes");
+    const std::string header = lines(table)[1];
     for (const char* varied : {"fast_period", "stop_pct", "allow_short"}) CHECK(header.find(varied) != std::string::npos);
     CHECK(header.find("slow_period") == std::string::npos);  // one value: not a column
     CHECK(header.find("valid") == std::string::npos);         // every shown row is valid
@@ -123,17 +138,140 @@ TEST_CASE("the ranked table shows every parameter the grid varies, at 6 signific
     ResultRow broken = row(0, 5.0);
     broken.metrics.sortino = std::numeric_limits<double>::infinity();
     const std::string marked =
-        format_ranked_table(spec, space, {rows[0], broken}, kSharpe, 10);
-    CHECK(lines(marked).front().find("valid") != std::string::npos);
+        format_ranked_table(spec, space, {rows[0], broken}, outcomes, kSharpe, 10);
+    CHECK(lines(marked)[1].find("valid") != std::string::npos);
     CHECK(lines(marked).back().find("NO") != std::string::npos);
     CHECK(header.find("enough_trades") == std::string::npos);  // every shown row has enough
 
     // Note [Rows with few trades]: a column and a line that says what it means.
-    const std::string few = format_ranked_table(spec, space, {rows[0], row(2, 0.1, 3)}, kSharpe, 10);
+    const std::string few = format_ranked_table(spec, space, {rows[0], row(2, 0.1, 3)}, outcomes, kSharpe, 10);
     const std::vector<std::string> few_lines = lines(few);
-    CHECK(few_lines.front().find("enough_trades") != std::string::npos);
-    CHECK(few_lines[2].find("NO") != std::string::npos);
+    CHECK(few_lines[1].find("enough_trades") != std::string::npos);
+    CHECK(few_lines[3].find("NO") != std::string::npos);
     CHECK(few_lines.back().find("fewer than 10 trades") != std::string::npos);
+}
+
+TEST_CASE("a row per outcome: how many combinations share it and which values they take") {
+    // Note [Distinct outcomes]: allow_short makes no difference for
+    // fast_period 5; stop_pct none for fast_period 10 either; each
+    // combination of fast_period 15 is its own outcome.
+    const StrategySpec spec = sma_spec();
+    const Grid grid = parse_grid(kGrid, "grid", spec);
+    const CombinationSpace space(spec, grid);
+    const std::size_t fast = *spec.parameter_index("fast_period");
+    const std::size_t stop = *spec.parameter_index("stop_pct");
+    std::vector<double> values(spec.parameters.size());
+    std::vector<OutcomeKey> keys(space.count());
+    for (std::uint64_t ordinal = 0; ordinal < space.count(); ++ordinal) {
+        space.decode(space.combination_id(ordinal), values);
+        const auto stop_digit = static_cast<unsigned long long>(values[stop] * 1000);
+        if (values[fast] == 5) {
+            keys[ordinal] = OutcomeKey{5, stop_digit};
+        } else if (values[fast] == 10) {
+            keys[ordinal] = OutcomeKey{10, 0};
+        } else {
+            keys[ordinal] = OutcomeKey{15, ordinal};
+        }
+    }
+    OutcomeIndex outcomes(space, 0, keys);
+    CHECK(outcomes.distinct() == 3 + 1 + 6);
+    CHECK(outcomes.combinations() == 18);
+    // The best row of each of three outcomes: the smallest id of each.
+    std::vector<ResultRow> rows;
+    std::vector<std::uint64_t> first_of_five;
+    for (std::uint64_t id = 0; id < space.full_size(); ++id) {
+        space.decode(id, values);
+        if (values[fast] == 10 && rows.empty()) rows.push_back(row(id, 2.0));
+    }
+    for (std::uint64_t id = 0; id < space.full_size(); ++id) {
+        space.decode(id, values);
+        if (values[fast] == 5 && values[stop] == 0.01) {
+            rows.push_back(row(id, 1.0));
+            break;
+        }
+    }
+    for (std::uint64_t id = 0; id < space.full_size(); ++id) {
+        space.decode(id, values);
+        if (values[fast] == 15) {
+            rows.push_back(row(id, 0.5));
+            break;
+        }
+    }
+    outcomes.describe(rows);
+    CHECK(outcomes.of(rows[0].combination_id).combinations == 6);
+    CHECK(outcomes.of(rows[0].combination_id).first_id == rows[0].combination_id);
+    CHECK(outcomes.of(rows[1].combination_id).combinations == 2);
+    CHECK(outcomes.of(rows[2].combination_id).combinations == 1);
+    // Any member of an outcome names its first id.
+    for (std::uint64_t id = 0; id < space.full_size(); ++id) {
+        space.decode(id, values);
+        if (values[fast] == 10) CHECK(outcomes.of(id).first_id == rows[0].combination_id);
+    }
+
+    const std::vector<std::string> table = lines(format_ranked_table(spec, space, rows, outcomes, kSharpe, 10));
+    REQUIRE(table.size() == 5);
+    CHECK(table[0] == "18 combinations, 10 distinct outcomes: one row per outcome");
+    CHECK(table[1].find("combinations") != std::string::npos);
+    // fast_period 10: every stop and both directions; fast_period 5: both directions.
+    CHECK(table[2].find("any") != std::string::npos);
+    CHECK(table[2].find("0.01|0.0316228|0.1") == std::string::npos);  // all three are "any"
+    CHECK(table[3].find("false|true") == std::string::npos);          // both of two are "any"
+    CHECK(table[4].find("any") == std::string::npos);                 // one combination: its values
+
+    std::ostringstream json;
+    write_results_json(json, RunSummary{}, spec, space, RowsInMemory(rows), outcomes);
+    const nlohmann::json doc = nlohmann::json::parse(json.str());
+    CHECK(doc["rows"][0]["outcome"]["combinations"] == 6);
+    CHECK(doc["rows"][0]["outcome"]["parameter_values"]["allow_short"] == nlohmann::json::array({false, true}));
+    CHECK(doc["rows"][0]["outcome"]["parameter_values"]["stop_pct"].size() == 3);
+    CHECK_FALSE(doc["rows"][0]["outcome"]["parameter_values"].contains("fast_period"));
+    CHECK(doc["rows"][1]["outcome"]["parameter_values"].size() == 1);
+    CHECK(doc["rows"][2]["outcome"]["parameter_values"].empty());
+}
+
+TEST_CASE("an outcome's first id is its smallest, also where ids do not grow with the run order") {
+    // A random grid (Note [Random combinations without materializing]):
+    // ordinals map to ids in no order. Outcomes by fast_period alone.
+    const StrategySpec spec = sma_spec();
+    const Grid grid = parse_grid(R"({"strategy": "sma_cross", "parameters": {
+        "fast_period": {"values": [5, 10, 15]}, "slow_period": {"values": [30, 40, 50, 60]},
+        "stop_pct": {"values": [0.01, 0.02, 0.03, 0.04, 0.05]}},
+        "random": {"count": 40, "seed": 9}})",
+                                 "grid", spec);
+    const CombinationSpace space(spec, grid);
+    REQUIRE(space.is_random());
+    const std::size_t fast = *spec.parameter_index("fast_period");
+    std::vector<double> values(spec.parameters.size());
+    std::vector<OutcomeKey> keys(space.count());
+    std::map<double, std::uint64_t> smallest;
+    std::map<double, std::uint64_t> size;
+    bool ids_out_of_order = false;
+    for (std::uint64_t ordinal = 0; ordinal < space.count(); ++ordinal) {
+        const std::uint64_t id = space.combination_id(ordinal);
+        ids_out_of_order = ids_out_of_order || (ordinal > 0 && id < space.combination_id(ordinal - 1));
+        space.decode(id, values);
+        keys[ordinal] = OutcomeKey{static_cast<unsigned long long>(values[fast]), 0};
+        smallest[values[fast]] = smallest.count(values[fast]) ? std::min(smallest[values[fast]], id) : id;
+        size[values[fast]] += 1;
+    }
+    CHECK(ids_out_of_order);
+    const OutcomeIndex outcomes(space, 0, keys);
+    CHECK(outcomes.distinct() == smallest.size());
+    for (std::uint64_t ordinal = 0; ordinal < space.count(); ++ordinal) {
+        const std::uint64_t id = space.combination_id(ordinal);
+        space.decode(id, values);
+        CHECK(outcomes.of(id).first_id == smallest[values[fast]]);
+        CHECK(outcomes.of(id).combinations == size[values[fast]]);
+    }
+    // A combination the run did not draw is none of its outcomes.
+    std::uint64_t absent = 0;
+    while (space.ordinal_of(absent)) ++absent;
+    CHECK_THROWS_AS(outcomes.of(absent), std::out_of_range);
+    // A shard's index: the keys of ordinals 10.. only.
+    const OutcomeIndex part(space, 10, std::span<const OutcomeKey>(keys).subspan(10, 5));
+    CHECK(part.combinations() == 5);
+    CHECK_THROWS_AS(part.of(space.combination_id(9)), std::out_of_range);
+    CHECK(part.of(space.combination_id(12)).combinations >= 1);
 }
 
 TEST_CASE("the spool ranks every row exactly as TopN does, stored from several threads") {

@@ -21,6 +21,6 @@ def test_quickstart_notebook_runs(tmp_path, artifacts):
     # The sweep's progress display, which ends with what ran.
     shown = [o["data"]["text/plain"] for o in outputs if o.get("output_type") in ("display_data", "update_display_data")
              and "text/plain" in o.get("data", {})]
-    assert any(text.startswith("btforge sweep: 4608 combinations in ") for text in shown), shown
+    assert any(text.startswith("btforge sweep: 4608 combinations (1044 distinct outcomes) in ") for text in shown), shown
     report = tmp_path / "quickstart-report.html"
     assert report.exists() and report.stat().st_size > 1_000_000

@@ -111,7 +111,7 @@ Grid make_parity_grid(const StrategySpec& spec, std::uint64_t seed, std::uint64_
     grid.origin = "<parity grid of " + spec.name + ", seed " + std::to_string(seed) + ">";
     for (std::size_t i = 0; i < lists.size(); ++i) {
         std::sort(lists[i].begin(), lists[i].end());
-        grid.axes.push_back(GridAxis{i, lists[i], ""});
+        grid.axes.push_back(GridAxis{i, lists[i], "", std::nullopt});
     }
     std::uint64_t full = space_size(lists, UINT64_MAX);
     grid.random = RandomSampling{std::min(combinations, full), seed};

@@ -823,6 +823,14 @@ std::string run_grid_sha256(const Grid& grid) {
     for (const GridAxis& axis : grid.axes) {
         digest.update(&axis.parameter, sizeof axis.parameter);
         digest.update(axis.values.data(), axis.values.size() * sizeof(double));
+        if (axis.when) {
+            // Note [Conditional axes]: a condition changes which combinations
+            // run (an axis without one hashes as it always did).
+            static constexpr char kWhen[] = "when";
+            digest.update(kWhen, sizeof kWhen);
+            digest.update(&axis.when->parameter, sizeof axis.when->parameter);
+            digest.update(axis.when->values.data(), axis.when->values.size() * sizeof(double));
+        }
     }
     if (grid.random) digest.update(&*grid.random, sizeof(RandomSampling));
     return digest.hex();
@@ -839,7 +847,7 @@ void check_shards_ran(const std::vector<NamedShard>& shards, std::string_view sp
     // shards ran (same count, other values) would relabel every row.
     if (run_grid_sha256(grid) != run.grid_sha256) {
         throw std::runtime_error("the grid " + grid.origin + " is not the one the shards ran: its values or its " +
-                                 "sampling changed since (its SHA-256 is not their identity's grid_sha256), and " +
+                                 "sampling or conditions changed since (its SHA-256 is not their identity's grid_sha256), and " +
                                  "the rows would be labelled with other values; restore the grid they ran, or run " +
                                  "the shards again");
     }

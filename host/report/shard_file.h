@@ -181,7 +181,8 @@ struct NamedShard {
 // the shards at fault (the first few of the missing ones, and how many).
 std::vector<NamedShard> check_shards(std::vector<NamedShard> shards);
 
-// The grid's part of a run's identity: its axes' values and its sampling.
+// The grid's part of a run's identity: its axes' values, their conditions
+// (Note [Conditional axes]) and its sampling.
 std::string run_grid_sha256(const Grid& grid);
 
 // Checks what the shards ran against the spec document and the grid loaded

@@ -26,6 +26,23 @@ namespace btforge {
 
 // The size of the grid's full space, or nothing when it exceeds 2^63.
 std::optional<std::uint64_t> combination_space_size(const Grid& grid);
+// How many of them its conditions keep (Note [Conditional axes]): the full
+// size without conditions. Throws std::length_error when the conditions'
+// controlling axes make more than kMaxConditionCases cases.
+std::uint64_t conditional_space_size(const Grid& grid);
+inline constexpr std::uint64_t kMaxConditionCases = std::uint64_t{1} << 16;
+
+// Note [Run order of a conditional grid]
+// With conditions (Note [Conditional axes]) the combinations a sweep runs
+// are a subset of the product: a conditional axis whose condition does not
+// hold takes its first value only. They are numbered case by case: the
+// cases are the combinations of the controlling parameters' values, in
+// the mixed radix of their digits (the most significant first); inside a
+// case, the mixed radix of the digits that vary there, in the order of
+// Note [Mixed radix digit order]. So the run order is still series-major
+// inside each case. combination_id finds the case of an ordinal by binary
+// search over the cases' first ordinals; ordinal_of decodes the id and
+// refuses one whose inactive axis is not at its first value.
 
 class CombinationSpace {
 public:
@@ -69,8 +86,29 @@ public:
     // Most significant first; what an engine copies into its decode tables.
     const std::vector<Digit>& digits() const noexcept { return digits_; }
     const std::optional<RandomPermutation>& permutation() const noexcept { return permutation_; }
+    // Note [Conditional axes]: whether the grid's conditions leave out
+    // combinations of the product, and how many it keeps.
+    bool is_conditional() const noexcept { return !cases_.empty(); }
+    // Whether parameter `parameter`'s axis applies to combination `id`: its
+    // condition holds there, or it has none.
+    bool applies(std::uint64_t id, std::size_t parameter) const;
+    std::uint64_t conditional_size() const noexcept { return conditional_size_; }
 
 private:
+    // Note [Run order of a conditional grid].
+    struct Case {
+        std::uint64_t first_ordinal;
+        std::uint64_t size;
+        std::uint64_t base_id;              // the controlling digits' part of every id of the case
+        std::vector<std::uint32_t> varying;  // indices into digits_, most significant first
+    };
+    struct DigitCondition {
+        std::size_t controller = 0;       // index into digits_
+        std::vector<bool> holds;          // per value index of the controller
+    };
+    std::uint64_t conditional_id(std::uint64_t position) const;
+    std::optional<std::uint64_t> conditional_position(std::uint64_t id) const;
+
     std::vector<Digit> digits_;
     std::vector<std::string> names_;     // by parameter index, for encode's errors
     std::string origin_;
@@ -78,6 +116,10 @@ private:
     std::uint64_t count_ = 1;
     std::uint64_t series_block_size_ = 1;
     std::optional<RandomPermutation> permutation_;
+    std::vector<Case> cases_;                               // empty without conditions
+    std::vector<std::size_t> controllers_;                  // indices into digits_, most significant first
+    std::vector<std::optional<DigitCondition>> condition_;  // per digit
+    std::uint64_t conditional_size_ = 0;                    // the full size without conditions
 };
 
 }  // namespace btforge

@@ -182,11 +182,36 @@ std::vector<double> parse_axis(const JsonNode& node, const ParameterSpec& p) {
     if (j.is_number() || j.is_boolean()) return {parse_value(node, p)};
     constexpr std::string_view kExpected = "a number, a bool, or an object with one of the keys values, range, log_range";
     if (!j.is_object()) node.fail(kExpected);
-    node.allow_only_keys({"values", "range", "log_range"});
-    if (j.size() != 1) node.fail("an object with exactly one of the keys values, range, log_range");
+    node.allow_only_keys({"values", "range", "log_range", "when"});
+    if (j.size() - (j.contains("when") ? 1 : 0) != 1) {
+        node.fail("an object with exactly one of the keys values, range, log_range (and maybe when)");
+    }
     if (auto values = node.find("values")) return parse_values(*values, p);
     if (auto range = node.find("range")) return parse_range(*range, p);
     return parse_log_range(*node.find("log_range"), p);
+}
+
+// Note [Conditional axes]: the "when" object of an axis, its values read
+// as the controlling parameter's (checked against its axis later).
+std::optional<AxisCondition> parse_condition(const JsonNode& axis, const StrategySpec& spec, std::size_t self) {
+    if (!axis.json().is_object()) return std::nullopt;
+    const auto when = axis.find("when");
+    if (!when) return std::nullopt;
+    when->expect_object("an object naming one parameter and its values, e.g. {\"mode\": [0]}");
+    if (when->json().size() != 1) when->fail("an object naming exactly one parameter and its values");
+    const auto entry = when->json().begin();
+    const std::string name = entry.key();
+    const JsonNode values(entry.value(), spec_detail::json_pointer_child(when->pointer(), name), axis.origin());
+    const auto index = spec.parameter_index(name);
+    if (!index) values.fail("a parameter of strategy " + spec.name, "unknown key \"" + name + "\"");
+    if (*index == self) values.fail("another parameter than the axis's own");
+    AxisCondition condition;
+    condition.parameter = *index;
+    condition.values = values.json().is_array() ? parse_values(values, spec.parameters[*index])
+                                                : std::vector<double>{parse_value(values, spec.parameters[*index])};
+    condition.origin = axis.origin();
+    condition.json_path = values.pointer();
+    return condition;
 }
 
 std::string parameter_names(const StrategySpec& spec) {
@@ -203,6 +228,20 @@ std::uint64_t checked_space_size(const Grid& grid, const std::string& origin, co
                         "expected a combination space of at most 2^63 combinations, got more (the product of the "
                         "numbers of values overflows)");
     return *full_size;
+}
+
+bool conditional(const Grid& grid) {
+    return std::any_of(grid.axes.begin(), grid.axes.end(), [](const GridAxis& a) { return a.when.has_value(); });
+}
+
+// The number of combinations the grid runs (Note [Conditional axes]); the
+// grid is refused when its conditions make too many cases to enumerate.
+std::uint64_t checked_conditional_size(const Grid& grid, const std::string& origin) {
+    try {
+        return conditional_space_size(grid);
+    } catch (const std::length_error& e) {
+        throw SpecError(origin, "/parameters", e.what());
+    }
 }
 
 // Note [Grid axes on the command line]: the JSON value that the text after
@@ -262,7 +301,11 @@ void apply_param_options(Grid& grid, const StrategySpec& spec, std::span<const s
         if (!split || split->first.empty() || split->second.empty())
             throw ParamOptionSyntaxError(option +
                                          ": expected NAME=V, NAME=A,B,C, NAME=START:STOP:STEP or NAME=log:START:STOP:NUM");
-        const auto [name, value_text] = *split;
+        const auto [name, axis_text] = *split;
+        // Note [Conditional axes]: "TEXT when OTHER=V,W".
+        constexpr std::string_view kWhen = " when ";
+        const std::size_t when_at = axis_text.find(kWhen);
+        const std::string_view value_text = axis_text.substr(0, when_at);
         const auto index = spec.parameter_index(name);
         if (!index)
             throw SpecError(option, "",
@@ -271,9 +314,49 @@ void apply_param_options(Grid& grid, const StrategySpec& spec, std::span<const s
         if (given[*index])
             throw SpecError(option, "", "expected one --param per parameter, got " + std::string(name) + " again");
         given[*index] = true;
-        const nlohmann::json value = param_option_value(value_text, option);
-        grid.axes[*index].values = parse_axis(JsonNode(value, "", option), spec.parameters[*index]);
+        nlohmann::json value = param_option_value(value_text, option);
+        if (when_at != std::string_view::npos) {
+            const auto condition = split_assignment(axis_text.substr(when_at + kWhen.size()));
+            if (!condition || condition->first.empty() || condition->second.empty()) {
+                throw ParamOptionSyntaxError(option + ": expected NAME=VALUES when OTHER=V or OTHER=V,W,...");
+            }
+            const nlohmann::json on = param_option_value(condition->second, option);
+            if (on.is_object() && !on.contains("values")) {
+                throw ParamOptionSyntaxError(option + ": expected the condition's values as OTHER=V or OTHER=V,W,..., "
+                                                      "not a range");
+            }
+            if (!value.is_object()) value = {{"values", nlohmann::json::array({value})}};
+            value["when"] = {{std::string(condition->first), on.is_object() ? on["values"] : on}};
+        }
+        const JsonNode node(value, "", option);
+        grid.axes[*index].values = parse_axis(node, spec.parameters[*index]);
+        grid.axes[*index].when = parse_condition(node, spec, *index);
         grid.axes[*index].json_path.clear();
+    }
+}
+
+// Note [Conditional axes]: each condition's controlling axis has no
+// condition of its own and takes every value the condition names.
+void check_conditions(const Grid& grid, const StrategySpec& spec) {
+    for (const GridAxis& axis : grid.axes) {
+        if (!axis.when) continue;
+        const AxisCondition& when = *axis.when;
+        const GridAxis& controller = grid.axes[when.parameter];
+        const std::string& origin = when.origin;
+        if (controller.when) {
+            throw SpecError(origin, when.json_path,
+                            "expected a parameter without a condition of its own, got " +
+                                spec.parameters[when.parameter].name + ", whose axis has one");
+        }
+        for (double v : when.values) {
+            if (std::find(controller.values.begin(), controller.values.end(), v) == controller.values.end()) {
+                std::string listed;
+                for (double c : controller.values) listed += (listed.empty() ? "" : ", ") + format_double(c);
+                throw SpecError(origin, when.json_path,
+                                "expected values of the grid's axis of " + spec.parameters[when.parameter].name + " (" +
+                                    listed + "), got " + format_double(v) + ": the condition would never hold there");
+            }
+        }
     }
 }
 
@@ -309,12 +392,15 @@ Grid parse_grid(std::string_view json_text, std::string origin, const StrategySp
                 node.fail("a parameter of strategy " + spec.name + " (" + parameter_names(spec) + ")",
                           "unknown key \"" + name + "\"");
             grid.axes[*index].values = parse_axis(node, spec.parameters[*index]);
+            grid.axes[*index].when = parse_condition(node, spec, *index);
             grid.axes[*index].json_path = node.pointer();
         }
     }
     apply_param_options(grid, spec, param_options);
+    check_conditions(grid, spec);
 
-    const std::uint64_t full_size = checked_space_size(grid, origin, "/parameters");
+    checked_space_size(grid, origin, "/parameters");
+    const std::uint64_t full_size = checked_conditional_size(grid, origin);
 
     if (auto random = root.find("random")) {
         random->expect_object("an object with count and seed");
@@ -325,7 +411,8 @@ Grid parse_grid(std::string_view json_text, std::string origin, const StrategySp
         sampling.count = count.as_unsigned("an integer >= 1");
         if (sampling.count == 0) count.fail("an integer >= 1");
         if (sampling.count > full_size)
-            count.fail("at most " + std::to_string(full_size) + " (the size of the grid's combination space)");
+            count.fail("at most " + std::to_string(full_size) + " (the size of the grid's combination space" +
+                       (conditional(grid) ? ", its conditions applied)" : ")"));
         sampling.seed = seed.as_unsigned();
         grid.random = sampling;
     }
@@ -343,7 +430,7 @@ Grid default_grid(const StrategySpec& spec) {
     grid.origin = spec.origin;
     grid.axes.reserve(spec.parameters.size());
     for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-        grid.axes.push_back(GridAxis{i, {spec.parameters[i].default_value}, ""});
+        grid.axes.push_back(GridAxis{i, {spec.parameters[i].default_value}, "", std::nullopt});
     return grid;
 }
 
@@ -351,7 +438,9 @@ Grid grid_from_param_options(const StrategySpec& spec, std::span<const std::stri
     Grid grid = default_grid(spec);
     apply_param_options(grid, spec, param_options);
     if (!param_options.empty()) grid.origin = origin_with_param_options("", param_options);
+    check_conditions(grid, spec);
     checked_space_size(grid, grid.origin, "");
+    checked_conditional_size(grid, grid.origin);
     return grid;
 }
 

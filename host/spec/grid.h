@@ -15,6 +15,26 @@
 
 namespace btforge {
 
+// Note [Conditional axes]
+// A parameter that the strategy reads only for some values of another (the
+// default strategy's EMAs only in mode 0) multiplies identical results in
+// the other cases (Note [Distinct outcomes]). Its axis may say so:
+//   "ema_fast": {"values": [8, 12, 20], "when": {"mode": [0]}}
+// or on the command line, --param "ema_fast=8,12,20 when mode=0". Where the
+// condition holds the axis takes every value; elsewhere only its first, and
+// those combinations are not run at all. The controlling parameter is
+// another one whose axis has no condition of its own, and each value the
+// condition names is one of that axis's values (a condition that never
+// holds is a typo). Ids stay those of the whole product (a conditional
+// grid's combinations are a subset of it, decoded as before); the run order
+// is CombinationSpace's (Note [Mixed radix digit order]).
+struct AxisCondition {
+    std::size_t parameter = 0;   // the controlling parameter, index into StrategySpec::parameters
+    std::vector<double> values;  // where the axis applies; values of the controlling axis
+    std::string origin;          // the grid file, or the --param option
+    std::string json_path;       // of the condition's values in it
+};
+
 // One parameter's values in a sweep, in the order the grid lists them.
 // Every value is within the parameter's [min, max], integral for int and 0/1
 // for bool, and no value repeats.
@@ -22,6 +42,7 @@ struct GridAxis {
     std::size_t parameter = 0;  // index into StrategySpec::parameters
     std::vector<double> values;  // never empty
     std::string json_path;       // e.g. "/parameters/ema_fast"; empty when the spec default or a --param fills in
+    std::optional<AxisCondition> when;  // Note [Conditional axes]
 };
 
 // Draw `count` distinct combinations uniformly from the grid's full space
@@ -53,6 +74,8 @@ inline constexpr std::size_t kMaxValuesPerParameter = std::size_t{1} << 24;
 //   NAME=A,B,C                {"values": [A, B, C]}
 //   NAME=START:STOP:STEP      {"range": {"start": START, "stop": STOP, "step": STEP}}
 //   NAME=log:START:STOP:NUM   {"log_range": {"start": START, "stop": STOP, "num": NUM}}
+//   any of these, then " when OTHER=V[,W...]": "when": {"OTHER": [V, W]}
+//                             (Note [Conditional axes])
 // The text becomes that JSON value and is read by the grid file's own code,
 // so it obeys the same rules and gives the same values, and a rule it breaks
 // is a SpecError naming the option and the field (exit status 1, as in a

@@ -243,5 +243,81 @@ TEST_CASE("a grid built by hand is checked against the spec") {
     CHECK_THROWS_AS(CombinationSpace(spec, grid), SpecError);
 }
 
+// Note [Conditional axes], Note [Run order of a conditional grid]: the
+// combinations run are exactly those of the product whose axes without a
+// holding condition are at their first value, each once, and ordinal_of
+// inverts combination_id on them and refuses every other id.
+void check_conditional_space(const CombinationSpace& space, const Grid& grid) {
+    std::set<std::uint64_t> expected;
+    for (std::uint64_t id = 0; id < space.full_size(); ++id) {
+        const std::vector<double> values = decoded(space, id);
+        bool kept = true;
+        for (const GridAxis& axis : grid.axes) {
+            if (!axis.when) continue;
+            const double controller = values[axis.when->parameter];
+            const bool holds = std::find(axis.when->values.begin(), axis.when->values.end(), controller) !=
+                               axis.when->values.end();
+            CHECK(space.applies(id, axis.parameter) == holds);
+            if (!holds && values[axis.parameter] != axis.values.front()) kept = false;
+        }
+        if (kept) expected.insert(id);
+        if (!kept) CHECK_FALSE(space.ordinal_of(id).has_value());
+    }
+    CHECK(space.conditional_size() == expected.size());
+    CHECK(conditional_space_size(grid) == expected.size());
+    std::set<std::uint64_t> seen;
+    for (std::uint64_t ordinal = 0; ordinal < space.count(); ++ordinal) {
+        const std::uint64_t id = space.combination_id(ordinal);
+        CHECK(expected.count(id) == 1);
+        CHECK(seen.insert(id).second);
+        REQUIRE(space.ordinal_of(id).has_value());
+        CHECK(*space.ordinal_of(id) == ordinal);
+    }
+    if (!space.is_random()) CHECK(seen == expected);
+}
+
+TEST_CASE("a conditional grid runs the product's combinations whose inactive axes are at their first value") {
+    const StrategySpec spec = test::default_spec();
+    json grid = grid_json();
+    grid["parameters"]["ema_fast"]["when"] = {{"mode", {0}}};
+    grid["parameters"]["bb_k"]["when"] = {{"mode", {1, 2}}};
+    grid["parameters"]["ema_slow"]["when"] = {{"mode", {0, 2}}};
+    grid["parameters"]["allow_short"]["when"] = {{"sl_atr", 2.5}};
+    const Grid parsed = parse_grid(grid.dump(), "grid.json", spec);
+    const CombinationSpace space(spec, parsed);
+    CHECK(space.is_conditional());
+    CHECK(space.full_size() == 288);
+    // mode 0: ema_fast 3 x ema_slow 4; mode 1: bb_k 2; mode 2: ema_slow 4 x
+    // bb_k 2; each times sl_atr 1.5 (allow_short pinned) + sl_atr 2.5 (x2).
+    CHECK(space.count() == (12 + 2 + 8) * 3);
+    check_conditional_space(space, parsed);
+
+    // A controlling parameter that is a series digit, and a random sample.
+    json series = grid_json();
+    series["parameters"]["ema_slow"]["when"] = {{"ema_fast", {12, 20}}};
+    const Grid by_series = parse_grid(series.dump(), "grid.json", spec);
+    const CombinationSpace series_space(spec, by_series);
+    CHECK(series_space.count() == (1 + 4 + 4) * 24);
+    check_conditional_space(series_space, by_series);
+    grid["random"] = {{"count", 30}, {"seed", 5}};
+    const Grid sampled = parse_grid(grid.dump(), "grid.json", spec);
+    const CombinationSpace sampled_space(spec, sampled);
+    CHECK(sampled_space.is_random());
+    CHECK(sampled_space.count() == 30);
+    check_conditional_space(sampled_space, sampled);
+    grid["random"]["count"] = 67;
+    CHECK_THROWS_WITH_AS(parse_grid(grid.dump(), "grid.json", spec),
+                         doctest::Contains("at most 66 (the size of the grid's combination space, its conditions applied)"),
+                         SpecError);
+}
+
+TEST_CASE("without conditions the run order is the ids, as before") {
+    const StrategySpec spec = test::default_spec();
+    const CombinationSpace space = space_of(spec, grid_json());
+    CHECK_FALSE(space.is_conditional());
+    CHECK(space.conditional_size() == space.full_size());
+    for (std::uint64_t ordinal = 0; ordinal < space.count(); ++ordinal) CHECK(space.combination_id(ordinal) == ordinal);
+}
+
 }  // namespace
 }  // namespace btforge

@@ -55,6 +55,36 @@ TEST_CASE("each --param form gives the values of the grid file's equivalent axis
     }
 }
 
+TEST_CASE("--param ... when OTHER=V,W gives the grid file's \"when\" (Note [Conditional axes])") {
+    const StrategySpec spec = test::default_spec();
+    const std::vector<std::string> options = {"ema_fast=8,12 when mode=0,2", "mode=0:2:1", "bb_k=1.5 when mode=1"};
+    const Grid grid = grid_from_param_options(spec, options);
+    const json file = {{"strategy", "default"},
+                       {"parameters",
+                        {{"ema_fast", {{"values", {8, 12}}, {"when", {{"mode", {0, 2}}}}}},
+                         {"mode", {{"range", {{"start", 0}, {"stop", 2}, {"step", 1}}}}},
+                         {"bb_k", {{"values", {1.5}}, {"when", {{"mode", 1}}}}}}}};
+    const Grid by_file = parse_grid(file.dump(), "grid.json", spec);
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
+        CAPTURE(spec.parameters[i].name);
+        CHECK(grid.axes[i].values == by_file.axes[i].values);
+        REQUIRE(grid.axes[i].when.has_value() == by_file.axes[i].when.has_value());
+        if (!grid.axes[i].when) continue;
+        CHECK(grid.axes[i].when->parameter == by_file.axes[i].when->parameter);
+        CHECK(grid.axes[i].when->values == by_file.axes[i].when->values);
+        CHECK(grid.axes[i].when->origin == "--param " + options[i == 0 ? 0 : 2]);
+    }
+    // An option replaces the file's axis with its condition, or none.
+    const Grid replaced = parse_grid(file.dump(), "grid.json", spec, std::vector<std::string>{"ema_fast=8,12,20"});
+    CHECK_FALSE(replaced.axes[*spec.parameter_index("ema_fast")].when.has_value());
+    CHECK(replaced.axes[*spec.parameter_index("bb_k")].when.has_value());
+    // A condition on the values an option leaves out of the controlling axis.
+    CHECK_THROWS_WITH_AS(parse_grid(file.dump(), "grid.json", spec, std::vector<std::string>{"mode=0,2"}),
+                         doctest::Contains("grid.json: /parameters/bb_k/when/mode: expected values of the grid's axis "
+                                           "of mode (0, 2), got 1: the condition would never hold there"),
+                         SpecError);
+}
+
 TEST_CASE("--param replaces the axis of the grid file and keeps the others") {
     const StrategySpec spec = test::default_spec();
     const std::string file = R"({"strategy": "default", "parameters": {"ema_fast": {"values": [8, 12]}, "mode": 1},
@@ -159,6 +189,10 @@ TEST_CASE("--param text that forms no grid value is a syntax error naming the op
         {"sl_atr=1e999", "--param sl_atr=1e999: expected a number, true or false, got \"1e999\""},
         {"sl_atr=log:1:4", "--param sl_atr=log:1:4: expected log:START:STOP:NUM, got \"log:1:4\""},
         {"ema_fast=1,2:3", "--param ema_fast=1,2:3: expected a number, true or false, got \"1,2\""},
+        {"ema_fast=8,12 when mode", "--param ema_fast=8,12 when mode: expected NAME=VALUES when OTHER=V or OTHER=V,W"},
+        {"ema_fast=8,12 when =0", "--param ema_fast=8,12 when =0: expected NAME=VALUES when OTHER=V or OTHER=V,W"},
+        {"ema_fast=8,12 when mode=0:2:1", "--param ema_fast=8,12 when mode=0:2:1: expected the condition's values"},
+        {"ema_fast=8,12 when mode=x", "--param ema_fast=8,12 when mode=x: expected a number, true or false"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.option);

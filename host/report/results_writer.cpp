@@ -266,7 +266,11 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
         for (std::size_t p : varied) {
             const ParameterSpec& parameter = spec.parameters[p];
             const std::vector<double> own = {values[p]};
-            line.push_back(format_value_set(parameter, *digit_of[p], sets != nullptr ? (*sets)[p] : own));
+            // Note [Conditional axes]: an axis whose condition does not hold
+            // ran at its first value only, which says nothing: "-".
+            line.push_back(!space.applies(row.combination_id, p)
+                               ? "-"
+                               : format_value_set(parameter, *digit_of[p], sets != nullptr ? (*sets)[p] : own));
         }
         for (const MetricColumn* m : shown) {
             const double value = m->read(row.metrics);

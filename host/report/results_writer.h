@@ -84,8 +84,9 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
 // a "combinations" column counts the combinations that have it, and a
 // parameter column shows every value they take ("any" for each of the
 // grid's values, "5|10|20", or the first four and how many), so that a
-// parameter the outcome does not depend on reads as such. A line over the
-// table says how many distinct outcomes the combinations gave.
+// parameter the outcome does not depend on reads as such; "-" where the
+// parameter's condition does not hold (Note [Conditional axes]). A line over
+// the table says how many distinct outcomes the combinations gave.
 std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace& space,
                                 const std::vector<ResultRow>& ranked, const OutcomeIndex& outcomes,
                                 const RankOrder& order, std::size_t max_rows);

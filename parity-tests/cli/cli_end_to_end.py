@@ -403,6 +403,65 @@ class ReplayBySetAndOutputFiles(CliTestCase):
 
 
 # --------------------------------------------------------------------------- 4
+class ConditionalAxes(CliTestCase):
+    """Note [Conditional axes]: the default strategy's EMAs and adx_min only
+    in mode 0 (the trend signal), bb_k only in mode 1 (the bands). The
+    conditional grid runs fewer combinations and loses no outcome: the same
+    distinct outcomes, the same rows (ids, parameters, metrics) in the same
+    order. The claim about the strategy is checked here, on its results."""
+
+    AXES = {
+        "ema_fast": [8, 20], "ema_slow": [40, 80], "adx_min": [15, 25], "bb_k": [2.0, 2.5],
+        "mode": [0, 1], "sl_atr": [1.5, 3.0], "trail_atr": [0.0, 1.5],
+    }
+    WHEN = {"ema_fast": [0], "ema_slow": [0], "adx_min": [0], "bb_k": [1]}
+
+    def grid(self, name, conditional):
+        params = {}
+        for axis, values in self.AXES.items():
+            params[axis] = {"values": values}
+            if conditional and axis in self.WHEN:
+                params[axis]["when"] = {"mode": self.WHEN[axis]}
+        return self.write_json(name, {"strategy": "default", "parameters": params})
+
+    def test_the_conditional_grid_gives_every_outcome_of_the_full_one(self):
+        full = self.grid("grid_full.json", False)
+        conditional = self.grid("grid_conditional.json", True)
+        for name, grid in (("full", full), ("cond", conditional)):
+            self.btforge("sweep", "--grid", grid, "--top", "1000", "--min-trades", "0", "-o", self.path(name),
+                         *MARKET)
+        with open(self.path("full.json")) as f:
+            full_doc = json.load(f)
+        with open(self.path("cond.json")) as f:
+            cond_doc = json.load(f)
+        self.assertEqual(full_doc["combinations"], 128)
+        # mode 0: 2 x 2 x 2 EMAs and adx_min; mode 1: 2 bb_k; each x 4 stops and trails.
+        self.assertEqual(cond_doc["combinations"], 8 * 4 + 2 * 4)
+        self.assertEqual(cond_doc["distinct_outcomes"], full_doc["distinct_outcomes"])
+        _, full_rows, _ = read_csv(self.path("full.csv"))
+        _, cond_rows, _ = read_csv(self.path("cond.csv"))
+        self.assertEqual(len(cond_rows), full_doc["distinct_outcomes"])
+        strip = lambda rows: [{k: v for k, v in r.items() if k != "outcome_combinations"} for r in rows]
+        self.assertEqual(strip(cond_rows), strip(full_rows))
+        # The table marks an axis whose condition does not hold with "-".
+        p = self.btforge("sweep", "--grid", conditional, "--top", "3", "-o", self.path("t"), *MARKET)
+        self.assertIn("40 combinations, ", p.stdout)
+        # Columns ema_fast ema_slow bb_k mode adx_min: mode 1 rows without the
+        # EMAs and adx_min, mode 0 rows without bb_k.
+        self.assertRegex(p.stdout, r"\n +\d+ +\d+ +\d+ +- +- +\S+ +1 +- ")
+        self.assertRegex(p.stdout, r"\n +\d+ +\d+ +\d+ +\d+ +\d+ +- +0 +\d+ ")
+        # --param gives the same grid.
+        options = []
+        for axis, values in self.AXES.items():
+            text = "%s=%s" % (axis, ",".join(str(v) for v in values))
+            if axis in self.WHEN:
+                text += " when mode=" + ",".join(str(v) for v in self.WHEN[axis])
+            options += ["--param", text]
+        self.btforge("sweep", *options, "--top", "1000", "--min-trades", "0", "-o", self.path("param"), *MARKET)
+        _, param_rows, _ = read_csv(self.path("param.csv"))
+        self.assertEqual(param_rows, cond_rows)
+
+
 class BadInputsAreRejected(CliTestCase):
     """Case 4: bad data, grids and specs fail cleanly and write nothing."""
 

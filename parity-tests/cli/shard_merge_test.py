@@ -77,6 +77,21 @@ class ShardMergeTest(unittest.TestCase):
         self.assert_same_as_one_process([*PARAMS, "--all-rows", "--pbo", "--backend", "cpu"], 4,
                                         ("csv", "validation.json"))
 
+    def test_conditional_grid(self):
+        # Note [Conditional axes]: ema_fast only in mode 0; the run order of
+        # the subset (Note [Run order of a conditional grid]) is cut into shards.
+        conditional = ["--param", "ema_fast=8,12,20 when mode=0", *PARAMS[2:]]
+        for extra in (["--top", "5"], ["--all-rows"]):
+            with self.subTest(extra=extra):
+                self.assert_same_as_one_process([*conditional, *extra, "--pbo", "--backend", "cpu"], 3,
+                                                ("csv", "validation.json"))
+        self.assertEqual(json.loads(self.read("one.json"))["combinations"], (3 + 1) * 3 * 2)
+        # A shard of the same grid without the condition is another run.
+        self.shards(1, [*PARAMS, "--pbo", "--backend", "cpu"], prefix="plain")
+        self.shards(2, [*conditional, "--pbo", "--backend", "cpu"], prefix="cond")
+        refused = self.run_btforge("merge", "plain0.shard", "cond1.shard", "-o", "mixed", expect=1)
+        self.assertIn("is a shard of another run", refused.stderr)
+
     def test_random_grid(self):
         grid = {"strategy": "default", "parameters": {"ema_fast": {"values": [5, 8, 12, 20, 30]},
                                                       "sl_atr": {"values": [1, 1.5, 2, 2.5, 3, 4]},

@@ -67,7 +67,9 @@ def grid_options(strategy: str, grid: GridLike) -> Dict[str, Any]:
     """``grid``: None (the strategy's quickstart grid), a grid file, a whole
     grid document as a dict, or a short dict ``{"ema_fast": [8, 12], "sl_atr":
     {"range": {"start": 1, "stop": 3, "step": 0.5}}}`` whose values are lists
-    (``values``), a scalar (one value) or an axis object of the grid format."""
+    (``values``), a scalar (one value) or an axis object of the grid format,
+    which may carry a condition: ``{"values": [8, 12], "when": {"mode": [0]}}``
+    (Note [Conditional axes])."""
     if grid is None:
         return {}
     if isinstance(grid, (str, os.PathLike)):

@@ -94,6 +94,23 @@ def test_min_trades_equals_the_cli(run_cli, tmp_path):
     assert list(plain.table["combination_id"]) != list(result.table["combination_id"])
 
 
+def test_a_conditional_axis_runs_fewer_combinations_and_loses_no_outcome(run_cli, tmp_path):
+    # Note [Conditional axes]: the default strategy reads ema_fast in mode 0 only.
+    market = btforge.Market.synthetic(bars=BARS)
+    plain = {"ema_fast": [8, 12, 20], "mode": [0, 1], "sl_atr": [1.5, 3]}
+    conditional = dict(plain, ema_fast={"values": [8, 12, 20], "when": {"mode": [0]}})
+    full = btforge.sweep(market, grid=plain, top=100, min_trades=0, threads=2, backend="cpu", progress=False)
+    fewer = btforge.sweep(market, grid=conditional, top=100, min_trades=0, threads=2, backend="cpu",
+                          progress=False)
+    assert full.summary["combinations"] == 12 and fewer.summary["combinations"] == 8
+    assert fewer.distinct_outcomes == full.distinct_outcomes
+    same = [c for c in full.table.columns if c != "outcome_combinations"]
+    pd.testing.assert_frame_equal(fewer.table[same], full.table[same], check_exact=True)
+    run_cli("sweep", *SYNTH, "--param", "ema_fast=8,12,20 when mode=0", "--param", "mode=0,1", "--param",
+            "sl_atr=1.5,3", "--top", "100", "--min-trades", "0", "--threads", "2", "--backend", "cpu", "-o", "r")
+    pd.testing.assert_frame_equal(fewer.table, cli_table(tmp_path / "r.csv", fewer), check_exact=True)
+
+
 def test_grid_dict_equals_the_grid_file(tmp_path):
     grid = {"ema_fast": [8, 12], "sl_atr": {"range": {"start": 1.5, "stop": 3, "step": 0.5}}}
     document = {"strategy": "default", "parameters": {"ema_fast": {"values": [8, 12]},

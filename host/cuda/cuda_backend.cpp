@@ -472,14 +472,11 @@ public:
         return kernel_milliseconds / 1000.0;
     }
 
-    std::vector<OutcomeRow> sorted_top() const { return top_.sorted(); }
+    std::vector<ResultRow> sorted_top() const { return top_.sorted_rows(); }
 
 private:
     std::uint64_t ordinal_at(std::uint64_t position) const { return order_ ? (*order_)(position) : position; }
 
-public:
-
-private:
     const CudaDriver& driver_;
     const SweepOptions& options_;
     const CudaRunOptions& cuda_;
@@ -710,7 +707,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         outcome.periods.clear();
         outcome.outcomes.clear();
     } else {
-        for (const OutcomeRow& row : collector.sorted_top()) outcome.top.push_back(row.row);
+        outcome.top = collector.sorted_top();
     }
     outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     if (stats_out != nullptr) *stats_out = std::move(stats);

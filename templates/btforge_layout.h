@@ -39,6 +39,7 @@ struct SweepLaunch {
     unsigned long long count;
     Metrics* rows;                               // [count]
     PeriodStatistics* periods;                   // [count * account.n_periods], or null (Note [Period statistics])
+    double* marks;                               // [count * account.equity_marks], or null (Note [Equity marks])
 };
 
 // Note [Indicator launches]

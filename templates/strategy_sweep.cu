@@ -43,10 +43,12 @@ BTFORGE_DEVICE inline void decode_{{strategy}}(const SweepLaunch& launch, unsign
 // and its registers and instructions stay those of the metrics alone (86
 // registers for the default strategy on sm_90, as before periods existed);
 // the _periods kernel writes account.n_periods PeriodStatistics per
-// combination (Note [Period statistics]). The host launches the one a run
-// asks for. The two bodies are written out, not shared through a helper:
-// with one, nvcc kept the strategy out of line (74 registers, a larger stack)
-// and the null no longer reached it, so the period code stayed.
+// combination (Note [Period statistics]) and, where launch.marks is not
+// null, account.equity_marks equity marks (Note [Equity marks]). The host
+// launches the one a run asks for. The two bodies are written out, not
+// shared through a helper: with one, nvcc kept the strategy out of line (74
+// registers, a larger stack) and the null no longer reached it, so the
+// period code stayed.
 extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
 BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep)(const btforge::device::SweepLaunch launch) {
     unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -66,6 +68,7 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods)(const btforge::device::S
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
     btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
-                               launch.rows[ordinal], nullptr, nullptr,
+                               launch.rows[ordinal], nullptr,
+                               launch.marks != nullptr ? launch.marks + ordinal * launch.account.equity_marks : nullptr,
                                launch.periods + ordinal * launch.account.n_periods);
 }

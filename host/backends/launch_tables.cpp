@@ -100,7 +100,7 @@ LaunchTables build_launch_tables(const SweepJob& job) {
 }
 
 device::SweepLaunch LaunchTables::launch(std::span<const unsigned long long> ids, device::Metrics* rows,
-                                         device::PeriodStatistics* periods) const {
+                                         device::PeriodStatistics* periods, double* marks) const {
     device::SweepLaunch l{};
     l.market = window_view(market, window);
     l.account = account;
@@ -115,6 +115,7 @@ device::SweepLaunch LaunchTables::launch(std::span<const unsigned long long> ids
     l.count = ids.size();
     l.rows = rows;
     l.periods = periods;
+    l.marks = marks;
     return l;
 }
 

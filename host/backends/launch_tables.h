@@ -41,11 +41,12 @@ struct LaunchTables {
     std::vector<long long> series_offset;
     std::vector<int> series_table;
 
-    // A launch over `ids` (host memory) writing one row per id into `rows`
-    // and account.n_periods period statistics per id into `periods` (null
-    // when the job asks for none).
+    // A launch over `ids` (host memory) writing one row per id into `rows`,
+    // account.n_periods period statistics per id into `periods` and
+    // account.equity_marks equity marks per id into `marks` (each null when
+    // the job asks for none).
     device::SweepLaunch launch(std::span<const unsigned long long> ids, device::Metrics* rows,
-                               device::PeriodStatistics* periods) const;
+                               device::PeriodStatistics* periods, double* marks = nullptr) const;
 };
 
 // Throws std::invalid_argument when the job has no combination space, and

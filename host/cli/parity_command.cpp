@@ -58,6 +58,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     int bars = kFloorBars;
     std::uint64_t combinations = kFloorCombinations;
     int periods = kMaxPeriods;
+    int equity_marks = -1;
     int threads = 0;
     std::string report;
     std::string margin_mode = "cross";
@@ -77,6 +78,9 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("periods", po::value(&periods)->default_value(periods),
          ("period statistics compared per combination, 0.." + std::to_string(kMaxPeriods) +
           " (Note [Period statistics])").c_str())
+        ("equity-marks", po::value(&equity_marks)->value_name("N"),
+         "equity marks compared per combination, 0..bars of the window (default: 256, or the window's bars when "
+         "fewer; Note [Equity marks])")
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: every CPU this process may run on)")
         ("initial-equity", po::value<double>()->value_name("X")->notifier([&initial_equity](double x) {
              initial_equity = x;
@@ -156,6 +160,12 @@ int run_parity_command(const std::vector<std::string>& args) {
                         std::to_string(window.n_bars));
     }
     if (periods > 0) std::cout << "period statistics: " << periods << " per combination, compared field by field\n";
+    if (equity_marks < 0) equity_marks = std::min(256, window.n_bars);
+    if (equity_marks > window.n_bars) {
+        throw po::error("--equity-marks " + std::to_string(equity_marks) +
+                        " needs at least that many bars in the window, which has " + std::to_string(window.n_bars));
+    }
+    if (equity_marks > 0) std::cout << "equity marks: " << equity_marks << " per combination, compared value by value\n";
 
     bool passed = true;
     nlohmann::json results = nlohmann::json::array();
@@ -164,7 +174,7 @@ int run_parity_command(const std::vector<std::string>& args) {
         choice.strategy = name;
         choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
-        parity::ParityRunOptions run{seed, combinations, threads, window, periods, mode, initial_equity};
+        parity::ParityRunOptions run{seed, combinations, threads, window, periods, mode, initial_equity, equity_marks};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
         const double liquidated_share = result.liquidated_share();
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "

@@ -35,7 +35,7 @@ using Clock = std::chrono::steady_clock;
 // device launch is that one with every pointer replaced by its device copy
 // (patch_launch). If the generated layout gains a pointer, this size changes
 // and the assert below stops the build until patch_launch handles it.
-static_assert(sizeof(device::SweepLaunch) == 256,
+static_assert(sizeof(device::SweepLaunch) == 272,
               "device::SweepLaunch changed: update patch_launch and the resident uploads");
 
 // Offsets of the resident arrays in one device allocation, each aligned for
@@ -109,6 +109,7 @@ struct Slot {
     CUdeviceptr device_ids = 0;
     CUdeviceptr device_rows = 0;
     CUdeviceptr device_periods = 0;
+    CUdeviceptr device_marks = 0;  // Note [Equity marks]
     std::uint64_t begin = 0;  // first ordinal of the chunk in flight
     std::uint64_t count = 0;
     std::size_t index = 0;  // in the sweep's slots
@@ -212,8 +213,9 @@ ChosenKernel choose_kernel(const CudaDriver& driver, const SweepJob& job, const 
     source.driver_version = driver.version();
     source.compute_major = info.compute_major;
     source.compute_minor = info.compute_minor;
-    chosen.entry = "btforge_" + strategy + "_sweep" + (job.account.n_periods > 0 ? "_periods" : "") +
-                   std::string(variant.suffix);
+    // Note [Two kernels per strategy]: periods and equity marks come from the _periods kernel.
+    const bool period_outputs = job.account.n_periods > 0 || job.account.equity_marks > 0;
+    chosen.entry = "btforge_" + strategy + "_sweep" + (period_outputs ? "_periods" : "") + std::string(variant.suffix);
     return chosen;
 }
 
@@ -340,28 +342,30 @@ ResidentData upload_resident(const CudaDriver& driver, const ResidentPlan& plan,
 // destroyed in reverse: the slots' streams are drained before the top N's
 // buffers and the slots' device memory are freed.
 struct ChunkSlots {
-    // Each slot's ids, rows and period statistics, one after the other.
+    // Each slot's ids, rows, period statistics and equity marks, one after the other.
     struct Layout {
         std::array<std::size_t, kSlots> ids{};
         std::array<std::size_t, kSlots> rows{};
         std::array<std::size_t, kSlots> periods{};
+        std::array<std::size_t, kSlots> marks{};
         std::size_t bytes = 0;
     };
-    static Layout layout_of(std::uint64_t chunk, std::size_t n_periods) {
+    static Layout layout_of(std::uint64_t chunk, std::size_t n_periods, std::size_t n_marks) {
         ArenaLayout arena;
         Layout l;
         for (std::size_t s = 0; s < kSlots; ++s) {
             l.ids[s] = arena.add(chunk * sizeof(unsigned long long));
             l.rows[s] = arena.add(chunk * sizeof(device::Metrics));
             l.periods[s] = arena.add(chunk * n_periods * sizeof(device::PeriodStatistics));
+            l.marks[s] = arena.add(chunk * n_marks * sizeof(double));
         }
         l.bytes = arena.size();
         return l;
     }
 
     ChunkSlots(const CudaDriver& driver, const SweepOptions& options, std::uint64_t chunk, std::size_t n_periods,
-               bool every_row_back, const ModuleSource& source)
-        : layout(layout_of(chunk, n_periods)),
+               std::size_t n_marks, bool every_row_back, const ModuleSource& source)
+        : layout(layout_of(chunk, n_periods, n_marks)),
           buffer(driver, layout.bytes,
                  std::to_string(kSlots) + " chunks of " + std::to_string(chunk) + " combinations (ids and rows)"),
           // Note [Top N on the device]: when it applies, each chunk returns
@@ -373,6 +377,7 @@ struct ChunkSlots {
             slots[s]->device_ids = buffer.get() + layout.ids[s];
             slots[s]->device_rows = buffer.get() + layout.rows[s];
             slots[s]->device_periods = buffer.get() + layout.periods[s];
+            slots[s]->device_marks = buffer.get() + layout.marks[s];
             slots[s]->index = s;
         }
     }
@@ -393,10 +398,11 @@ public:
     // `keys`: where the outcome key of the run's position p goes, at
     // keys[order(p)] (p itself without an order).
     ChunkCollector(const CudaDriver& driver, const SweepOptions& options, const CudaRunOptions& cuda,
-                   const std::string& entry, std::size_t n_periods, std::optional<DeviceTopN>& device_top,
-                   SweepOutcome& outcome, OutcomeKey* keys, const std::optional<BalancedOrder>& order,
-                   CudaSweepStats& stats, const Event& origin, double origin_seconds)
-        : driver_(driver), options_(options), cuda_(cuda), entry_(entry), n_periods_(n_periods),
+                   const std::string& entry, std::size_t n_periods, std::size_t n_marks,
+                   std::optional<DeviceTopN>& device_top, SweepOutcome& outcome, OutcomeKey* keys,
+                   const std::optional<BalancedOrder>& order, CudaSweepStats& stats, const Event& origin,
+                   double origin_seconds)
+        : driver_(driver), options_(options), cuda_(cuda), entry_(entry), n_periods_(n_periods), n_marks_(n_marks),
           device_top_(device_top), outcome_(outcome), keys_(keys), order_(order), stats_(stats), origin_(origin),
           origin_seconds_(origin_seconds), top_(options.rank_order(), options.top_n) {}
 
@@ -431,6 +437,17 @@ public:
             slot.stream.synchronize("copying the period statistics of " + chunk_name(slot) + " back");
             append_to_host(slot.periods.as<device::PeriodStatistics>(), piece, outcome_.periods);
             done += piece;
+        }
+        // Note [Equity marks]: doubles on both sides, copied straight into
+        // the outcome (one device: chunks arrive in ordinal order).
+        if (n_marks_ != 0) {
+            const std::size_t at = outcome_.equity_marks.size();
+            if (at != slot.begin * n_marks_) throw std::logic_error("equity marks of " + chunk_name(slot) + " arrived out of order");
+            outcome_.equity_marks.resize(at + slot.count * n_marks_);
+            driver_.check(api.cuMemcpyDtoHAsync(outcome_.equity_marks.data() + at, slot.device_marks,
+                                                slot.count * n_marks_ * sizeof(double), slot.stream.get()),
+                          "copying the equity marks of " + chunk_name(slot) + " back");
+            slot.stream.synchronize("copying the equity marks of " + chunk_name(slot) + " back");
         }
         if (device_top_) {
             device_top_->offer(slot.index, slot.count, top_, outcome_.invalid_rows);
@@ -482,6 +499,7 @@ private:
     const CudaRunOptions& cuda_;
     const std::string& entry_;
     const std::size_t n_periods_;
+    const std::size_t n_marks_;
     std::optional<DeviceTopN>& device_top_;
     SweepOutcome& outcome_;
     OutcomeKey* keys_;
@@ -549,9 +567,11 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
             : TopNAreaBytes{};
     // Note [Period statistics]: account.n_periods more per combination, when asked.
     const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
+    // Note [Equity marks]: account.equity_marks doubles more, when asked.
+    const std::size_t n_marks = static_cast<std::size_t>(std::max(job.account.equity_marks, 0));
     const std::uint64_t bytes_per_combination = sizeof(unsigned long long) + sizeof(device::Metrics) +
                                                 n_periods * sizeof(device::PeriodStatistics) +
-                                                top_n_area.per_combination;
+                                                n_marks * sizeof(double) + top_n_area.per_combination;
 
     // Two allocations: the resident data first, then (Note [Chunk planning])
     // the two slots' ids and rows, planned from the memory left once the
@@ -616,7 +636,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     }
     stats.chunk_size = plan.chunk;
     stats.device_bytes = resident_bytes + plan.device_bytes;
-    ChunkSlots chunk_slots(driver, options, plan.chunk, n_periods, every_row_back, chosen.source);
+    ChunkSlots chunk_slots(driver, options, plan.chunk, n_periods, n_marks, every_row_back, chosen.source);
     std::array<std::unique_ptr<Slot>, kSlots>& slots = chunk_slots.slots;
 
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
@@ -629,6 +649,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     // device then too, through the slot's pinned staging buffer in pieces
     // (kPeriodStagingBytes), not through a pinned copy of the whole chunk.
     outcome.periods.reserve(outcome.combinations * n_periods);
+    outcome.equity_marks.reserve(outcome.combinations * n_marks);
     stats.allocation_seconds = std::chrono::duration<double>(Clock::now() - allocation_started).count();
     stats.setup_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     Event origin(driver);
@@ -642,8 +663,8 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         outcome.outcomes.resize(outcome.combinations);
         keys = outcome.outcomes.data();
     }
-    ChunkCollector collector(driver, options, cuda, entry, n_periods, chunk_slots.device_top, outcome, keys, order,
-                             stats, origin, origin_seconds);
+    ChunkCollector collector(driver, options, cuda, entry, n_periods, n_marks, chunk_slots.device_top, outcome, keys,
+                             order, stats, origin, origin_seconds);
 
     // The launches: a chunk into each free slot, the older one collected first.
     std::atomic<std::uint64_t> own_next{0};
@@ -678,6 +699,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
         chunk_launch.rows = device_pointer<device::Metrics>(slot.device_rows, 0);
         chunk_launch.periods =
             n_periods != 0 ? device_pointer<device::PeriodStatistics>(slot.device_periods, 0) : nullptr;
+        chunk_launch.marks = n_marks != 0 ? device_pointer<double>(slot.device_marks, 0) : nullptr;
         void* parameters[] = {&chunk_launch};
         const unsigned grid = static_cast<unsigned>((slot.count + block - 1) / block);
         slot.start.record(slot.stream);
@@ -705,6 +727,7 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     if (cancelled) {
         outcome.all.clear();
         outcome.periods.clear();
+        outcome.equity_marks.clear();
         outcome.outcomes.clear();
     } else {
         outcome.top = collector.sorted_top();
@@ -736,8 +759,8 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     if (options.keep_all_rows) {
         throw std::runtime_error("keeping every row is done on one GPU; choose one device (--devices N)");
     }
-    if (job.account.n_periods > 0) {
-        throw std::runtime_error("period statistics are kept on one GPU; choose one device (--devices N)");
+    if (job.account.n_periods > 0 || job.account.equity_marks > 0) {
+        throw std::runtime_error("period statistics and equity marks are kept on one GPU; choose one device (--devices N)");
     }
     const auto started = Clock::now();
     std::atomic<std::uint64_t> shared_next{0};

@@ -99,6 +99,8 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
     if (options.keep_all_rows) outcome.all.resize(outcome.combinations);
     const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
     outcome.periods.resize(outcome.combinations * n_periods);
+    const std::size_t n_marks = static_cast<std::size_t>(std::max(job.account.equity_marks, 0));
+    outcome.equity_marks.resize(outcome.combinations * n_marks);
     outcome.outcomes.resize(outcome.combinations);
 
     std::atomic<std::uint64_t> next{first};
@@ -118,9 +120,10 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
                 std::uint64_t begin = next.fetch_add(block);
                 if (begin >= stop) break;
                 std::uint64_t end = std::min(begin + block, stop);
-                // Blocks are disjoint: each writes its own rows of `periods`.
+                // Blocks are disjoint: each writes its own rows of `periods` and `equity_marks`.
                 run_block(begin, end, rows.data(),
-                          n_periods != 0 ? outcome.periods.data() + (begin - first) * n_periods : nullptr);
+                          n_periods != 0 ? outcome.periods.data() + (begin - first) * n_periods : nullptr,
+                          n_marks != 0 ? outcome.equity_marks.data() + (begin - first) * n_marks : nullptr);
                 for (std::uint64_t ordinal = begin; ordinal < end; ++ordinal) {
                     const ResultRow& row = rows[ordinal - begin];
                     const std::size_t at = ordinal - first;
@@ -156,8 +159,9 @@ SweepOutcome run_sweep_in_blocks(const SweepJob& job, const SweepOptions& option
 
 SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
     return run_sweep_in_blocks(job, options, kBlock, [&job](std::uint64_t begin, std::uint64_t end, ResultRow* rows,
-                                                            PeriodStatistics* periods) {
+                                                            PeriodStatistics* periods, double* marks) {
         const std::size_t n_periods = static_cast<std::size_t>(std::max(job.account.n_periods, 0));
+        const std::size_t n_marks = static_cast<std::size_t>(std::max(job.account.equity_marks, 0));
         std::vector<double> values(job.spec->parameters.size());
         std::vector<const double*> series(job.spec->indicators.size());
         const MarketView view = job.view();
@@ -166,7 +170,8 @@ SweepOutcome run_cpu_sweep(const SweepJob& job, const SweepOptions& options) {
             row.combination_id = job.space->combination_id(ordinal);
             job.space->decode(row.combination_id, values);
             job.resolve_series(values, series);
-            job.binding->run(view, series.data(), values.data(), job.account, row.metrics, nullptr, nullptr,
+            job.binding->run(view, series.data(), values.data(), job.account, row.metrics, nullptr,
+                             marks != nullptr ? marks + (ordinal - begin) * n_marks : nullptr,
                              periods != nullptr ? periods + (ordinal - begin) * n_periods : nullptr);
         }
     });

@@ -74,6 +74,10 @@ struct SweepOutcome {
     // Note [Period statistics]: job.account.n_periods per combination, in run
     // order (ordinal-major), when the job asks for periods.
     std::vector<PeriodStatistics> periods;
+    // Note [Equity marks]: job.account.equity_marks per combination, in run
+    // order (ordinal-major), when the job asks for them. Not part of an
+    // outcome's key: a run with and without them has the same outcomes.
+    std::vector<double> equity_marks;
     // Note [Distinct outcomes]: the key of every combination's outcome, in
     // run order.
     std::vector<OutcomeKey> outcomes;
@@ -109,9 +113,11 @@ Metrics run_combination(const SweepJob& job, std::span<const double> parameter_v
 
 // Runs rows [begin, end) of the run order into `rows` (end - begin of them)
 // and, when the job asks for periods, their statistics into `periods`
-// (job.account.n_periods per row; null otherwise).
-using BlockRunner =
-    std::function<void(std::uint64_t begin, std::uint64_t end, ResultRow* rows, PeriodStatistics* periods)>;
+// (job.account.n_periods per row; null otherwise), and when it asks for
+// equity marks, theirs into `marks` (job.account.equity_marks per row; null
+// otherwise).
+using BlockRunner = std::function<void(std::uint64_t begin, std::uint64_t end, ResultRow* rows,
+                                       PeriodStatistics* periods, double* marks)>;
 
 // The thread pool every host engine shares: workers take blocks of `block`
 // ordinals from one counter, run them with `run_block`, keep their own top N

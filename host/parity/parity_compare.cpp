@@ -91,7 +91,8 @@ bool compare_value(FieldStats& stats, double b, double ref) {
 
 Comparison compare_rows(std::span<const ResultRow> backend, std::span<const ResultRow> reference,
                         std::span<const PeriodStatistics> backend_periods,
-                        std::span<const PeriodStatistics> reference_periods, int n_periods) {
+                        std::span<const PeriodStatistics> reference_periods, int n_periods,
+                        std::span<const double> backend_marks, std::span<const double> reference_marks, int n_marks) {
     if (backend.size() != reference.size()) {
         throw std::invalid_argument("the backend returned " + std::to_string(backend.size()) + " rows, the reference " +
                                     std::to_string(reference.size()));
@@ -103,6 +104,13 @@ Comparison compare_rows(std::span<const ResultRow> backend, std::span<const Resu
                                     std::to_string(reference_periods.size()) + " for " +
                                     std::to_string(backend.size()) + " rows)");
     }
+    const std::size_t marks = static_cast<std::size_t>(std::max(n_marks, 0));
+    if (backend_marks.size() != backend.size() * marks || reference_marks.size() != reference.size() * marks) {
+        throw std::invalid_argument("the equity marks are not " + std::to_string(marks) + " per row (backend " +
+                                    std::to_string(backend_marks.size()) + ", reference " +
+                                    std::to_string(reference_marks.size()) + " for " + std::to_string(backend.size()) +
+                                    " rows)");
+    }
     std::span<const MetricColumn> columns = metric_columns();
     std::span<const PeriodColumn> period_fields = period_columns();
     Comparison c;
@@ -113,6 +121,8 @@ Comparison compare_rows(std::span<const ResultRow> backend, std::span<const Resu
             c.fields.push_back(FieldStats{"period." + std::string(column.name), column.integral});
         }
     }
+    const std::size_t mark_field = c.fields.size();
+    if (marks != 0) c.fields.push_back(FieldStats{"equity_mark", false});
     auto fail = [&c](std::uint64_t ordinal, std::uint64_t id, std::string field, double b, double ref) {
         ++c.failed_values;
         if (c.failures.size() < Comparison::kMaxListedFailures) {
@@ -145,6 +155,14 @@ Comparison compare_rows(std::span<const ResultRow> backend, std::span<const Resu
                     row_failed = true;
                     fail(r, id, "period " + std::to_string(p) + " " + std::string(period_fields[f].name), b, ref);
                 }
+            }
+        }
+        for (std::size_t m = 0; m < marks; ++m) {
+            const double b = backend_marks[r * marks + m];
+            const double ref = reference_marks[r * marks + m];
+            if (!compare_value(c.fields[mark_field], b, ref)) {
+                row_failed = true;
+                fail(r, id, "equity mark " + std::to_string(m), b, ref);
             }
         }
         if (row_failed) ++c.failed_rows;

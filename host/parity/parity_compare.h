@@ -70,11 +70,15 @@ struct Comparison {
 // n_periods period statistics each (Note [Period statistics]; none with
 // n_periods 0): one FieldStats per PeriodStatistics field ("period.fees")
 // over every period, after the metrics', and a divergence names its period
-// ("period 3 fees"). Throws std::invalid_argument when the two runs did not
-// cover the same combinations (lengths or ids differ): that is a harness
-// bug, not a numerical divergence.
+// ("period 3 fees"); then their n_marks equity marks each (Note [Equity
+// marks]), one FieldStats "equity_mark" ("equity mark 7"). Throws
+// std::invalid_argument when the two runs did not cover the same
+// combinations (lengths or ids differ): that is a harness bug, not a
+// numerical divergence.
 Comparison compare_rows(std::span<const ResultRow> backend, std::span<const ResultRow> reference,
                         std::span<const PeriodStatistics> backend_periods = {},
-                        std::span<const PeriodStatistics> reference_periods = {}, int n_periods = 0);
+                        std::span<const PeriodStatistics> reference_periods = {}, int n_periods = 0,
+                        std::span<const double> backend_marks = {}, std::span<const double> reference_marks = {},
+                        int n_marks = 0);
 
 }  // namespace btforge::parity

@@ -84,6 +84,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     result.n_bars = window.n_bars;
     result.first_bar = window.first_bar;
     result.n_periods = options.n_periods;
+    result.equity_marks = options.equity_marks;
     for (const ParameterSpec& p : spec.parameters) result.parameter_names.push_back(p.name);
     result.grid = make_parity_grid(spec, options.seed, options.combinations);
     CombinationSpace space(spec, result.grid);
@@ -100,6 +101,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     if (options.initial_equity) account.initial_equity = *options.initial_equity;
     SweepJob job{&binding, &spec, &space, &market.market, window, make_account_config(account, market.market), &series};
     job.account.n_periods = options.n_periods;
+    job.account.equity_marks = options.equity_marks;
     job.account.margin_mode = options.margin_mode;
     result.margin_mode = options.margin_mode;
     // The backend's own series: compared with the reference's value by
@@ -124,7 +126,8 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     result.backend = describe_run(result.backend, tested);
     result.reference_seconds = reference.seconds;
     result.backend_seconds = tested.seconds;
-    result.comparison = compare_rows(tested.all, reference.all, tested.periods, reference.periods, options.n_periods);
+    result.comparison = compare_rows(tested.all, reference.all, tested.periods, reference.periods, options.n_periods,
+                                     tested.equity_marks, reference.equity_marks, options.equity_marks);
     for (const ResultRow& row : reference.all) {
         result.liquidated_combinations += row.metrics.n_liquidations > 0 ? 1 : 0;
         result.liquidations += static_cast<std::uint64_t>(std::max(row.metrics.n_liquidations, 0));
@@ -219,6 +222,7 @@ nlohmann::json parity_result_json(const ParityResult& r) {
             {"bars", r.n_bars},
             {"first_bar", r.first_bar},
             {"periods", r.n_periods},
+            {"equity_marks", r.equity_marks},
             {"combinations", r.combinations},
             {"full_space", r.full_space},
             {"distinct_series", r.distinct_series},

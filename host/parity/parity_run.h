@@ -54,6 +54,7 @@ struct ParityRunOptions {
     // The account's initial equity instead of the spec's: the accounting
     // (Note [Accounting quantum]) at every account size the spec accepts.
     std::optional<double> initial_equity;
+    int equity_marks = 0;  // equity marks compared per combination (Note [Equity marks])
 };
 
 struct ParityResult {
@@ -64,6 +65,7 @@ struct ParityResult {
     int n_bars = 0;     // evaluated: the window's
     int first_bar = 0;  // of the window; the bars before it warm up the indicators
     int n_periods = 0;  // period statistics per combination, compared with the metrics
+    int equity_marks = 0;  // equity marks per combination, compared with them
     std::vector<std::string> parameter_names;  // spec order
     Grid grid;
     std::uint64_t full_space = 0;

@@ -19,6 +19,7 @@ struct BT_KERNEL AccountConfig {
     double bars_per_year;  // annualizes sharpe, sortino and calmar; derived from the data's bar spacing
     int n_periods;         // periods of the window with statistics of their own, 0..kMaxPeriods (Note [Period statistics])
     int margin_mode;       // MarginMode: cross or isolated (Note [Cross and isolated margin])
+    int equity_marks;      // 0: the equity curve takes every bar; else that many parts' last (Note [Equity marks])
 };
 
 BT_KERNEL inline double fee_rate(const AccountConfig& config, FillRole role) {

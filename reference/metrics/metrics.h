@@ -108,6 +108,10 @@ struct BT_KERNEL MetricsAccumulator {
     BT_COLD double period_funding_before;
     BT_COLD int period_trades;
     BT_COLD int period_wins;
+    // Note [Equity marks]: where the next mark goes and after which bar.
+    BT_COLD int equity_marks;
+    BT_COLD int mark;
+    BT_COLD long long mark_end;  // n_returns after the last bar of part `mark`
 };
 
 // The number of bars before period p's first (Note [Period statistics]).
@@ -135,8 +139,9 @@ BT_KERNEL inline void period_begin(MetricsAccumulator& acc, double start_equity,
 
 // `periods` receives config.n_periods PeriodStatistics of a run of n_bars
 // bars (Note [Period statistics]); null, or n_periods 0: none are kept.
+// `equity_marks` is config.equity_marks (Note [Equity marks]).
 BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equity, int n_bars, int n_periods,
-                                    PeriodStatistics* periods) {
+                                    PeriodStatistics* periods, int equity_marks) {
     acc.initial_equity = initial_equity;
     acc.prev_equity = initial_equity;
     acc.peak_equity = initial_equity;
@@ -160,6 +165,32 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
     acc.n_bars = n_bars;
     acc.period = 0;
     period_begin(acc, initial_equity, 0.0, 0.0);  // with no periods: only sets the fields
+    acc.equity_marks = n_bars > 0 && equity_marks > 0 ? equity_marks : 0;
+    acc.mark = 0;
+    acc.mark_end = acc.equity_marks != 0 ? period_first_bar(1, n_bars, acc.equity_marks) : 0;
+}
+
+// Note [Equity marks]
+// An equity curve (the `equity_curve` of every strategy's run function) can
+// be kept at a coarser resolution than the bars: with config.equity_marks =
+// M > 0 it receives M values, the close-marked equity after the last bar of
+// each of M contiguous parts of the window, part i holding the bars
+// [i * n / M, (i + 1) * n / M) as periods do (Note [Period statistics];
+// 1 <= M <= n, which the host checks, so no part is empty); with M = 0, the
+// equity after every bar (replay's curve). From the marks, part i's return
+// is mark_i / mark_(i-1) - 1 (the initial equity before part 0), a return
+// stream of M observations per combination for the tests that resample
+// returns (Note [Reality Check, SPA and StepM]), written by the kernels
+// with no bars x combinations array. A kernel that passes a literal null
+// curve drops all of it.
+BT_KERNEL inline void metrics_mark_equity(MetricsAccumulator& acc, double* equity_curve, int t, double equity) {
+    if (acc.equity_marks == 0) {
+        equity_curve[t] = equity;
+    } else if (acc.n_returns == acc.mark_end) {
+        equity_curve[acc.mark] = equity;
+        acc.mark += 1;
+        acc.mark_end = period_first_bar(acc.mark + 1, acc.n_bars, acc.equity_marks);
+    }
 }
 
 // A fall from `peak` to `equity` as a fraction of the peak, kept in `record`

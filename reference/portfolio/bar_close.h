@@ -48,7 +48,7 @@ BT_KERNEL inline double mark_bar_close(const Portfolio& pf, MetricsAccumulator& 
     int has_position = 0;
     double equity = portfolio_equity_at_close(pf, m, t, may_hold, &has_position);
     metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
-    if (equity_curve != nullptr) equity_curve[t] = equity;
+    if (equity_curve != nullptr) metrics_mark_equity(metrics, equity_curve, t, equity);  // Note [Equity marks]
     return equity;
 }
 

@@ -28,7 +28,9 @@ bool emu_supports(const std::string& strategy) { return emu::find_emu_kernel(str
 SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std::string_view kernel_variant) {
     // Note [Kernel variants]
     const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), kernel_variant);
-    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, job.account.n_periods > 0, variant.name);
+    // Note [Two kernels per strategy]: periods and equity marks come from the _periods kernel.
+    emu::EmuKernel kernel =
+        emu::find_emu_kernel(job.spec->name, job.account.n_periods > 0 || job.account.equity_marks > 0, variant.name);
     if (kernel == nullptr) {
         std::string known;
         for (const emu::EmuKernelEntry& e : emu::emu_kernels()) known += (known.empty() ? "" : ", ") + std::string(e.strategy);
@@ -44,15 +46,16 @@ SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std
 
     SweepOutcome outcome = run_sweep_in_blocks(job, options, kChunk,
                                [&job, &tables, kernel](std::uint64_t begin, std::uint64_t end, ResultRow* out,
-                                                       PeriodStatistics* periods) {
+                                                       PeriodStatistics* periods, double* marks) {
         std::size_t count = static_cast<std::size_t>(end - begin);
         const std::size_t n_periods = periods != nullptr ? static_cast<std::size_t>(job.account.n_periods) : 0;
         std::vector<unsigned long long> ids(count);
         std::vector<device::Metrics> rows(count);
         std::vector<device::PeriodStatistics> device_periods(count * n_periods);
         for (std::size_t i = 0; i < count; ++i) ids[i] = job.space->combination_id(begin + i);
+        // Written in place: a double is the same on both sides of the layout.
         device::SweepLaunch launch = tables.launch(std::span(ids.data(), count), rows.data(),
-                                                   n_periods != 0 ? device_periods.data() : nullptr);
+                                                   n_periods != 0 ? device_periods.data() : nullptr, marks);
         unsigned grid = static_cast<unsigned>((count + kBlockSize - 1) / kBlockSize);
         emu::emu_launch(kernel, launch, grid, kBlockSize);
         for (std::size_t i = 0; i < count; ++i) out[i] = ResultRow{ids[i], to_host(rows[i])};

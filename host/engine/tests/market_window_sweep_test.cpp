@@ -157,3 +157,51 @@ TEST_CASE("period statistics of every strategy add up to its metrics, over a win
         }
     }
 }
+
+// Note [Equity marks]: the M marks are the every-bar curve read at the last
+// bar of each of M parts, over a window, for every strategy; the run's
+// metrics do not change; a sweep keeps them per combination in run order.
+TEST_CASE("equity marks are the equity curve at the end of each part, and change nothing else") {
+    for (const auto& [spec_file, grid] : kGrids) {
+        CAPTURE(spec_file);
+        SmallSweep sweep(spec_file, grid);
+        SweepJob job = sweep.job;
+        job.window = MarketWindow{700, 1601};
+        const int n = job.window.n_bars;
+        for (int marks : {1, 7, 256, n}) {
+            CAPTURE(marks);
+            for (std::uint64_t ordinal = 0; ordinal < sweep.space.count(); ordinal += 7) {
+                std::vector<double> values(sweep.spec.parameters.size());
+                sweep.space.decode(sweep.space.combination_id(ordinal), values);
+                std::vector<double> curve(static_cast<std::size_t>(n));
+                const Metrics every_bar = run_combination(job, values, nullptr, curve.data());
+                SweepJob marked = job;
+                marked.account.equity_marks = marks;
+                std::vector<double> kept(static_cast<std::size_t>(marks) + 1, -1.0);  // one more: nothing past M
+                const Metrics m = run_combination(marked, values, nullptr, kept.data());
+                CHECK(same_bits(m, every_bar));
+                for (int i = 0; i < marks; ++i) {
+                    const long long last_bar = static_cast<long long>(i + 1) * n / marks - 1;
+                    CHECK(std::memcmp(&kept[static_cast<std::size_t>(i)], &curve[static_cast<std::size_t>(last_bar)],
+                                      sizeof(double)) == 0);
+                }
+                CHECK(kept.back() == -1.0);
+                CHECK(kept[static_cast<std::size_t>(marks) - 1] == m.final_equity);
+            }
+        }
+        // A sweep: marks per combination, ordinal-major, the same as one run's.
+        SweepJob marked = job;
+        marked.account.equity_marks = 16;
+        SweepOptions options;
+        options.rank_metric = find_metric_column("sharpe");
+        options.threads = 3;
+        const SweepOutcome outcome = run_cpu_sweep(marked, options);
+        REQUIRE(outcome.equity_marks.size() == outcome.combinations * 16);
+        const std::uint64_t last = outcome.combinations - 1;
+        std::vector<double> values(sweep.spec.parameters.size());
+        sweep.space.decode(sweep.space.combination_id(last), values);
+        std::vector<double> one(16);
+        run_combination(marked, values, nullptr, one.data());
+        CHECK(std::memcmp(one.data(), outcome.equity_marks.data() + last * 16, 16 * sizeof(double)) == 0);
+    }
+}

@@ -34,6 +34,7 @@ nlohmann::json run_identity(const SweepRun& run, const CheckedSweepRequest& chec
     id["pbo"] = r.pbo;
     id["walk_forward"] = r.walk_forward;
     id["cpcv"] = r.cpcv;
+    id["spa"] = r.spa;
     id["shards"] = checked.shard ? checked.shard->count : 1;
     return id;
 }
@@ -114,6 +115,23 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         checked.cpcv_plan = parse_purged_cv(r.cpcv, &why);
         if (!checked.cpcv_plan) throw UsageError("--cpcv: " + why);
     }
+    if (!r.spa.empty()) {
+        std::string why;
+        checked.spa_plan = parse_bootstrap(r.spa, &why);
+        if (!checked.spa_plan) throw UsageError("--spa: " + why);
+        if (r.returns == 0 || r.returns < -1) {
+            throw UsageError("--returns must be 1 or more parts of the window, got " + std::to_string(r.returns));
+        }
+        if (!(r.spa_size > 0.0 && r.spa_size < 1.0)) {
+            throw UsageError("--spa-size must be in (0, 1), got " + std::to_string(r.spa_size));
+        }
+        if (!r.shard.empty()) {
+            throw UsageError("--spa resamples every combination's return stream in one process; shards (and MPI) do "
+                             "not carry return streams yet: run it without --shard or --mpi");
+        }
+    } else if (r.returns != -1) {
+        throw UsageError("--returns sets the return streams of --spa; give --spa too");
+    }
     if (checked.rank_by_dsr) {
         if (r.periods == 0) throw UsageError("--rank-by dsr needs the period statistics: --periods must be 1..16, got 0");
         if (r.all_rows) throw UsageError("--rank-by dsr ranks the kept rows after the sweep; --all-rows cannot be ranked so");
@@ -123,7 +141,9 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         }
     }
     if (r.periods < 0) {
-        r.periods = r.pbo || checked.walk_forward_plan || checked.cpcv_plan || checked.rank_by_dsr ? kMaxPeriods : 0;
+        r.periods = r.pbo || checked.walk_forward_plan || checked.cpcv_plan || checked.rank_by_dsr || checked.spa_plan
+                        ? kMaxPeriods
+                        : 0;
     }
     if (r.periods > kMaxPeriods) {
         throw UsageError("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(r.periods));
@@ -159,7 +179,7 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
                               std::uint64_t combinations, std::vector<SweepRowRef> top_rows,
                               const std::function<OverfittingReport(std::span<const PeriodStatistics>, int,
                                                                     const OverfittingOptions&)>& overfitting,
-                              const SweepHooks& hooks) {
+                              const SweepHooks& hooks, const SweepEquityMarks& marks) {
     const SweepRequest& r = checked.request;
     SweepProgress local_progress;
     SweepProgress& progress = hooks.progress != nullptr ? *hooks.progress : local_progress;
@@ -168,6 +188,21 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     validation.pbo = r.pbo;
     validation.walk_forward = checked.walk_forward_plan;
     validation.cpcv = checked.cpcv_plan;
+    if (checked.spa_plan) {
+        if (marks.per_combination < 1 || marks.values.size() != combinations * marks.per_combination) {
+            throw std::logic_error("--spa: the sweep kept " + std::to_string(marks.values.size()) +
+                                   " equity marks for " + std::to_string(combinations) + " combinations");
+        }
+        StationaryBootstrapPlan plan;
+        plan.observations = marks.per_combination;
+        plan.resamples = checked.spa_plan->resamples;
+        plan.mean_block = checked.spa_plan->mean_block.value_or(default_mean_block(marks.per_combination));
+        plan.seed = r.spa_seed;
+        validation.spa = plan;
+        validation.spa_size = r.spa_size;
+        validation.equity_marks = marks.values;
+        validation.initial_equity = marks.initial_equity;
+    }
     if (checked.walk_forward_metric) validation.score = *checked.walk_forward_metric;
     validation.top_rows = std::move(top_rows);
     if (validation.top_rows.size() > 10) validation.top_rows.resize(10);
@@ -177,15 +212,17 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     validation.pbo_options.cancel = hooks.cancel;
     validation.overfitting = overfitting;
     // The scans of every combination: the CSCV's two, the CPCV's one.
-    const bool scans = r.pbo || checked.cpcv_plan.has_value();
+    const bool scans = r.pbo || checked.cpcv_plan.has_value() || checked.spa_plan.has_value();
     if (scans) {
         progress.done = 0;
-        progress.total = (r.pbo ? cscv_scan_total(combinations) : 0) + (checked.cpcv_plan ? combinations : 0);
+        progress.total = (r.pbo ? cscv_scan_total(combinations) : 0) + (checked.cpcv_plan ? combinations : 0) +
+                         (checked.spa_plan ? combinations : 0);
         progress.stage = SweepProgress::kValidationScans;
     }
     std::unique_ptr<ProgressReporter> reporter;
     if (scans && hooks.progress_on_stderr) {
-        reporter = std::make_unique<ProgressReporter>(r.pbo ? "pbo scans" : "cpcv scan", progress.total.load(),
+        reporter = std::make_unique<ProgressReporter>(r.pbo ? "pbo scans" : checked.cpcv_plan ? "cpcv scan" : "spa bootstrap",
+                                                      progress.total.load(),
                                                       progress.done, 0.0);
     }
     return validate_sweep(periods, validation);
@@ -220,6 +257,15 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         throw UsageError("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
                          std::to_string(window.n_bars));
     }
+    // Note [Equity marks]: --spa's return streams, `returns` parts of the window.
+    int equity_marks = 0;
+    if (checked.spa_plan) {
+        equity_marks = r.returns == -1 ? std::min(256, window.n_bars) : r.returns;
+        if (equity_marks > window.n_bars) {
+            throw UsageError("--returns " + std::to_string(equity_marks) + " needs at least that many bars; the window has " +
+                             std::to_string(window.n_bars));
+        }
+    }
 
     run->identity = run_identity(*run, checked);  // Note [Identity of a run's inputs]
     if (checked.shard) {
@@ -237,6 +283,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     SweepJob job{run->strategy.binding, &spec, &space, &market, window, make_account_config(run->account, market),
                  &series};
     job.account.n_periods = periods;
+    job.account.equity_marks = equity_marks;
     run->bars_per_year = job.account.bars_per_year;
     const std::uint64_t cells_per_combination =
         static_cast<std::uint64_t>(window.n_bars) * static_cast<std::uint64_t>(market.n_symbols());
@@ -342,13 +389,16 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
             SweepHooks validation_hooks = hooks;
             validation_hooks.progress = &progress;
             run->validation = validate_rows(checked, outcome.periods, outcome.combinations, std::move(top_rows),
-                                            r.pbo_backend != "cpu" ? backend.overfitting : nullptr, validation_hooks);
+                                            r.pbo_backend != "cpu" ? backend.overfitting : nullptr, validation_hooks,
+                                            SweepEquityMarks{outcome.equity_marks, equity_marks,
+                                                             job.account.initial_equity});
         }
         if (run->validation && run->validation->cancelled()) {
             run->cancelled = true;
-            run->cancelled_while = run->validation->pbo && run->validation->pbo->cancelled
-                                       ? "while computing the probability of backtest overfitting"
-                                       : "while computing the combinatorial purged cross-validation";
+            const SweepValidation& v = *run->validation;
+            run->cancelled_while = v.pbo && v.pbo->cancelled     ? "while computing the probability of backtest overfitting"
+                                   : v.cpcv && v.cpcv->cancelled ? "while computing the combinatorial purged cross-validation"
+                                                                 : "while bootstrapping the Reality Check, SPA and StepM";
             return run;
         }
     }

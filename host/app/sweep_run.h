@@ -63,6 +63,14 @@ struct SweepRequest {
     std::string pbo_backend = "auto";
     std::string walk_forward;  // "" or anchored[:K] / rolling:K
     std::string cpcv;          // "" or K[:E] (Note [Combinatorial purged cross-validation])
+    // Note [Reality Check, SPA and StepM]: "" or B[:L], the bootstrap's
+    // resamples and mean block; over return streams of `returns` parts of
+    // the window (-1: 256, or the window's bars when fewer), from seed
+    // spa_seed, StepM at size spa_size.
+    std::string spa;
+    int returns = -1;
+    unsigned long long spa_seed = 0;
+    double spa_size = 0.05;
     std::string shard;         // "" or "i/N" (Note [Shards])
 };
 
@@ -99,6 +107,7 @@ struct CheckedSweepRequest {
     bool rank_by_dsr = false;
     std::optional<WalkForwardPlan> walk_forward_plan;
     std::optional<PurgedCvPlan> cpcv_plan;
+    std::optional<BootstrapText> spa_plan;
     std::optional<WalkForwardScore> walk_forward_metric;
     std::optional<ShardRange> shard;
 
@@ -112,7 +121,8 @@ CheckedSweepRequest check_sweep_request(SweepRequest request);
 
 // What a run reports while it works. `stage` says which counter moves.
 struct SweepProgress {
-    // kValidationScans: the CSCV's and the CPCV's scans of every combination.
+    // kValidationScans: the CSCV's and the CPCV's scans of every combination,
+    // and the SPA's first bootstrap pass.
     enum Stage : int { kPreparing = 0, kSweeping = 1, kValidationScans = 2, kDone = 3 };
     std::atomic<int> stage{kPreparing};
     std::atomic<std::uint64_t> done{0};
@@ -186,12 +196,18 @@ private:
 // The validation of a finished sweep (Note [Validation of a sweep]) from the
 // period statistics of every combination in run order; `top_rows` are the
 // rows to deflate, best first. Reports progress and obeys the cancel flag
-// of `hooks`; `overfitting` runs the CSCV on a GPU when set.
+// of `hooks`; `overfitting` runs the CSCV on a GPU when set. `marks`: the
+// equity marks of every combination in run order, which --spa resamples.
+struct SweepEquityMarks {
+    std::span<const double> values;
+    int per_combination = 0;  // Note [Equity marks]
+    double initial_equity = 0.0;
+};
 SweepValidation validate_rows(const CheckedSweepRequest& request, std::span<const PeriodStatistics> periods,
                               std::uint64_t combinations, std::vector<SweepRowRef> top_rows,
                               const std::function<OverfittingReport(std::span<const PeriodStatistics>, int,
                                                                     const OverfittingOptions&)>& overfitting,
-                              const SweepHooks& hooks);
+                              const SweepHooks& hooks, const SweepEquityMarks& marks = {});
 
 // Where each of `ids` ran in `space` (its ordinal: the index of its period
 // statistics).

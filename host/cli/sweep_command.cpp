@@ -49,6 +49,16 @@ int run_sweep_command(const std::vector<std::string>& args) {
          "combinatorial purged cross-validation: every way to test K of the S periods (default 2), the rest "
          "in-sample less E periods on each side of a tested block (default 1); the spread of the selected "
          "combination's out-of-sample Sharpe ratio over its paths")
+        ("spa", po::value(&request.spa)->implicit_value("1000")->value_name("B[:L]"),
+         "White's Reality Check, Hansen's SPA and Romano-Wolf's StepM over every combination's return stream "
+         "against holding cash: B stationary-bootstrap resamples (default 1000) of mean block length L (default "
+         "the square root of --returns)")
+        ("returns", po::value(&request.returns)->value_name("M"),
+         "--spa's return streams: each combination's returns over M equal parts of the window (default 256, or "
+         "the window's bars when fewer)")
+        ("spa-seed", whole_number_value(&request.spa_seed), "seed of --spa's resamples (default 0)")
+        ("spa-size", po::value(&request.spa_size)->default_value(request.spa_size)->value_name("ALPHA"),
+         "StepM's family-wise error rate")
         ("shard", po::value(&request.shard)->value_name("i/N"),
          "run the i-th of N contiguous parts of the combinations (0 <= i < N) and write OUTPUT.shard for "
          "btforge merge (Note [Shards])");

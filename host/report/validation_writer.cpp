@@ -33,6 +33,10 @@ std::string cell(double x, int digits = 4) {
     return text;
 }
 
+// The validation JSON lists at most this many of StepM's superior
+// combinations (in run order); it always says how many there are.
+constexpr std::size_t kMaxListedSuperior = 1000;
+
 // A JSON number, or null for NaN and infinities.
 nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
@@ -154,6 +158,23 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
             << " to " << shown(c.max_sharpe * annual, 3) << "; " << cell(100.0 * c.share_not_positive, 1)
             << "% of the paths at or below 0 (annualized)\n";
         if (c.selection_undefined != nullptr) out << "  nothing was selected (" << c.selection_undefined << ")\n";
+    }
+    if (v.spa) {
+        const SpaReport& s = *v.spa;
+        out << "\nreality check, SPA and StepM against holding cash (" << s.combinations << " return streams of "
+            << s.observations << " parts of the window, " << s.resamples << " stationary-bootstrap resamples of mean "
+            << "block " << cell(s.mean_block, 2) << ", seed " << v.spa_seed << "):\n";
+        if (s.undefined != nullptr) {
+            out << "  undefined (" << s.undefined << ")\n";
+        } else {
+            out << "  best mean return per part " << shown(s.best_mean, 6) << " (combination "
+                << space.combination_id(s.best) << "); reality check p-value " << cell(s.pvalue_upper, 3)
+                << ", SPA p-value " << cell(s.pvalue_consistent, 3) << " (lower " << cell(s.pvalue_lower, 3) << ")\n"
+                << "  StepM at a family-wise error rate of " << cell(s.size, 2) << ": " << s.superior.size()
+                << (s.superior.size() == 1 ? " combination beats" : " combinations beat") << " cash ("
+                << s.steps << (s.steps == 1 ? " pass" : " passes") << ")\n";
+        }
+        if (s.left_out > 0) out << "  " << s.left_out << " combinations left out: their returns are not finite\n";
     }
     if (!v.deflated.empty()) {
         out << "\ndeflated sharpe of the top rows (" << v.trials << (v.trials == 1 ? " trial" : " trials")
@@ -299,6 +320,32 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
         cpcv["splits"] = splits;
         cpcv["paths"] = paths;
         doc["cpcv"] = cpcv;
+    }
+    if (v.spa) {
+        const SpaReport& s = *v.spa;
+        nlohmann::ordered_json spa = {{"benchmark", "cash"},
+                                      {"observations", s.observations},
+                                      {"resamples", s.resamples},
+                                      {"mean_block", s.mean_block},
+                                      {"seed", v.spa_seed},
+                                      {"size", s.size},
+                                      {"combinations", s.combinations},
+                                      {"left_out", s.left_out}};
+        say_undefined(spa, "spa", s.undefined);
+        if (s.combinations > 0) {
+            spa["best"] = {{"combination_id", space.combination_id(s.best)}, {"mean_return", number(s.best_mean)}};
+        }
+        spa["reality_check_pvalue"] = number(s.pvalue_upper);
+        spa["spa_pvalue"] = number(s.pvalue_consistent);
+        spa["spa_pvalue_lower"] = number(s.pvalue_lower);
+        spa["stepm_critical_value"] = number(s.critical_value);
+        spa["stepm_steps"] = s.steps;
+        nlohmann::json superior = nlohmann::json::array();
+        for (std::size_t i = 0; i < std::min<std::size_t>(s.superior.size(), kMaxListedSuperior); ++i) {
+            superior.push_back(space.combination_id(s.superior[i]));
+        }
+        spa["stepm_superior"] = {{"count", s.superior.size()}, {"combination_ids", superior}};
+        doc["spa"] = spa;
     }
     doc["verdict"] = validation_verdict(v);
     out << doc.dump(2) << '\n';

@@ -282,7 +282,9 @@ SpaReport superior_predictive_ability(const Differentials& d, const BootstrapCou
         }
         if (rejected_now == 0 || report.superior.size() >= report.combinations) break;
         for (std::uint64_t k : report.superior) selected[k] = 0;
-        const std::vector<double> next = bootstrap_maxima(d, sparse, {&consistent}, selected, options, cancelled);
+        SpaOptions later = options;  // progress counts the first pass, whose length is known
+        later.scanned = nullptr;
+        const std::vector<double> next = bootstrap_maxima(d, sparse, {&consistent}, selected, later, cancelled);
         report.steps += 1;
         if (cancelled) {
             report.cancelled = true;

@@ -34,7 +34,7 @@ namespace btforge {
 // These are arch's definitions (arch.bootstrap.SPA, StepM; studentize only
 // in the threshold, as arch does), so arch is the oracle: given the same
 // resamples, its p-values, critical value and superior set equal these
-// (parity-tests/oracles/spa_stepm_fixture.py). A combination whose stream is
+// (parity-tests/multiple_testing/arch_fixture.py). A combination whose stream is
 // not finite is left out and counted. Every maximum is a max over
 // combinations, independent of their order, so the result is the same bits
 // for any thread count and tile size. Undefined (Note [Undefined
@@ -53,7 +53,9 @@ struct SpaOptions {
     double mean_block = 1.0;  // L of the variance's κ weights (p = 1/L): the bootstrap's
     double size = 0.05;       // α of StepM's family-wise error rate, in (0, 1)
     int threads = 1;
-    // Progress, optional: combinations done, spa_scan_total per pass.
+    // Progress, optional: combinations done in the first bootstrap pass
+    // (StepM's later passes, whose number is not known before, are not
+    // counted).
     std::atomic<std::uint64_t>* scanned = nullptr;
     const std::atomic<bool>* cancel = nullptr;
 };

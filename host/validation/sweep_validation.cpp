@@ -8,6 +8,7 @@
 #include "host/engine/rank_tier.h"
 #include "host/engine/worker_threads.h"
 #include "host/validation/period_performance.h"
+#include "host/validation/return_streams.h"
 
 namespace btforge {
 
@@ -174,6 +175,21 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
                                     : probability_of_backtest_overfitting(periods, request.n_periods, request.pbo_options);
     }
     if (request.cpcv) v.cpcv = combinatorial_purged_cv(periods, request.n_periods, *request.cpcv, request.pbo_options);
+    if (request.spa) {
+        const StationaryBootstrapPlan& plan = *request.spa;
+        const std::vector<double> streams =
+            returns_of_equity_marks(request.equity_marks, plan.observations, request.initial_equity);
+        SpaOptions options;
+        options.mean_block = plan.mean_block;
+        options.size = request.spa_size;
+        options.threads = request.threads;
+        options.scanned = request.pbo_options.scanned;
+        options.cancel = request.pbo_options.cancel;
+        v.spa = superior_predictive_ability(
+            Differentials{streams, streams.size() / static_cast<std::size_t>(plan.observations), plan.observations},
+            stationary_bootstrap_counts(plan), options);
+        v.spa_seed = plan.seed;
+    }
     return v;
 }
 
@@ -238,6 +254,25 @@ std::string validation_verdict(const SweepValidation& v) {
                 " out-of-sample periods";
         if (std::isfinite(w.efficiency)) text += ", an efficiency of " + fixed(w.efficiency, 2);
         text += ".";
+    }
+    if (v.spa && !v.spa->cancelled) {
+        const SpaReport& s = *v.spa;
+        text += " Against holding cash, over every combination's returns in " + std::to_string(s.observations) +
+                " parts of the window: ";
+        if (s.undefined != nullptr) {
+            text += "the Reality Check and SPA are undefined (" + std::string(s.undefined) + ").";
+        } else {
+            text += "Reality Check p-value " + fixed(s.pvalue_upper, 3) + ", SPA p-value " +
+                    fixed(s.pvalue_consistent, 3) + " (" + std::to_string(s.resamples) + " resamples). ";
+            text += s.pvalue_consistent < s.size
+                        ? "The best return is unlikely to be what searching " + std::to_string(s.combinations) +
+                              " combinations finds by luck. "
+                        : "The best return is within what searching " + std::to_string(s.combinations) +
+                              " combinations finds by luck. ";
+            text += "StepM names " + std::to_string(s.superior.size()) +
+                    (s.superior.size() == 1 ? " combination" : " combinations") + " that beat cash at a family-wise "
+                    "error rate of " + percent(s.size) + ".";
+        }
     }
     return text;
 }

@@ -11,6 +11,7 @@
 #include "host/validation/backtest_overfitting.h"
 #include "host/validation/purged_cross_validation.h"
 #include "host/validation/sharpe_statistics.h"
+#include "host/validation/superior_predictive_ability.h"
 #include "host/validation/walk_forward.h"
 
 namespace btforge {
@@ -29,6 +30,10 @@ namespace btforge {
 //   - the combinatorial purged cross-validation: the distribution of the
 //     out-of-sample Sharpe ratio of the selection over its paths (Note
 //     [Combinatorial purged cross-validation]);
+//   - White's Reality Check, Hansen's SPA and Romano-Wolf's StepM over
+//     every combination's return stream, from its equity marks rather than
+//     its periods (Note [Return streams from equity marks], Note [Reality
+//     Check, SPA and StepM]), against a flat benchmark;
 //   - a verdict in words.
 // What a degenerate input leaves undefined is said, not computed: Note
 // [Undefined statistics]. The marking of rows with few trades (Note [Rows
@@ -76,9 +81,13 @@ struct SweepValidation {
     std::optional<OverfittingReport> pbo;
     std::optional<WalkForwardReport> walk_forward;
     std::optional<PurgedCvReport> cpcv;
+    std::optional<SpaReport> spa;  // superior indices are ordinals (run order)
+    std::uint64_t spa_seed = 0;
 
     // A scan of every combination (the CSCV's or the CPCV's) was stopped.
-    bool cancelled() const { return (pbo && pbo->cancelled) || (cpcv && cpcv->cancelled); }
+    bool cancelled() const {
+        return (pbo && pbo->cancelled) || (cpcv && cpcv->cancelled) || (spa && spa->cancelled);
+    }
 };
 
 struct ValidationRequest {
@@ -87,6 +96,13 @@ struct ValidationRequest {
     std::optional<WalkForwardPlan> walk_forward;
     WalkForwardScore score = WalkForwardScore::Sharpe;
     std::optional<PurgedCvPlan> cpcv;
+    // Note [Reality Check, SPA and StepM]: the bootstrap (its observations
+    // are equity_marks' per combination), the size of StepM, the marks in
+    // run order and the initial equity they start from.
+    std::optional<StationaryBootstrapPlan> spa;
+    double spa_size = 0.05;
+    std::span<const double> equity_marks;
+    double initial_equity = 0.0;
     std::vector<SweepRowRef> top_rows;  // rows to deflate, best first
     OverfittingOptions pbo_options;  // also the CPCV's (its scan counts each combination once more)
     int threads = 1;  // of the trials and the walk-forward (the CSCV's: pbo_options.threads)

@@ -246,9 +246,64 @@ class ValidationTest(unittest.TestCase):
         self.assertIn("combinatorial purged cross-validation (28 splits testing 2 of 8 periods, an embargo of 1 "
                       "on each side; 7 out-of-sample paths", p.stdout)
 
+    def test_spa_is_arch_on_the_replayed_return_streams(self):
+        # Note [Reality Check, SPA and StepM] end to end: every combination's
+        # equity curve replayed on the reference, read at the end of each of
+        # M parts (Note [Equity marks]), made returns; the resamples drawn
+        # again from Note [Stationary bootstrap] in Python; arch's SPA,
+        # RealityCheck and StepM handed those resamples.
+        try:
+            import numpy as np
+            from arch.bootstrap import SPA, StepM
+        except ImportError as exc:
+            self.fail("the arch oracle is missing (%s): scripts/install-deps --test" % exc)
+        parts, resamples, seed = 40, 200, 7
+        p = self.sweep("res", "--spa", str(resamples), "--returns", str(parts), "--spa-seed", str(seed))
+        with open(self.path("res.validation.json")) as f:
+            spa = json.load(f)["spa"]
+        block = math.isqrt(parts)
+        self.assertEqual((spa["observations"], spa["resamples"], spa["mean_block"], spa["seed"]),
+                         (parts, resamples, block, seed))
+        streams = []
+        for c in range(64):
+            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, "-c", str(c), *MARKET,
+                         "--trades", self.path("t.csv"), "--equity", self.path("e.csv"))
+            curve = [float(e["equity"]) for e in read_csv(self.path("e.csv"))]
+            previous, stream = 10000.0, []
+            for i in range(parts):
+                mark = curve[(i + 1) * len(curve) // parts - 1]
+                stream.append(mark / previous - 1.0 if previous > 0.0 else 0.0)
+                previous = mark
+            streams.append(stream)
+        returns = np.array(streams).T  # T x K
+        positions = [stationary_bootstrap_positions(parts, block, seed, b) for b in range(resamples)]
+
+        def handed(bootstrap):
+            drawn = iter(positions)
+            bootstrap.update_indices = lambda: np.array(next(drawn), dtype=np.int64)
+
+        oracle = SPA(np.zeros(parts), -returns, block_size=block, reps=resamples)
+        handed(oracle.bootstrap)
+        oracle.compute()
+        self.assertEqual(spa["reality_check_pvalue"], float(oracle.pvalues["upper"]))
+        self.assertEqual(spa["spa_pvalue"], float(oracle.pvalues["consistent"]))
+        self.assertEqual(spa["spa_pvalue_lower"], float(oracle.pvalues["lower"]))
+        critical = float(oracle.critical_values(0.05)["consistent"])
+        self.assertAlmostEqual(spa["stepm_critical_value"], critical, delta=1e-9 * max(1e-6, abs(critical)))
+        stepm = StepM(np.zeros(parts), -returns, size=0.05, block_size=block, reps=resamples)
+        handed(stepm.spa.bootstrap)
+        stepm.compute()
+        self.assertEqual(spa["stepm_superior"]["combination_ids"], [int(i) for i in stepm.superior_models])
+        best = max(range(64), key=lambda c: (sum(streams[c]) / parts, -c))
+        self.assertEqual(spa["best"]["combination_id"], best)
+        self.assertIn("reality check, SPA and StepM against holding cash (64 return streams of 40 parts", p.stdout)
+        self.assertIn("Against holding cash, over every combination's returns in 40 parts", p.stdout)
+
     def test_cpu_and_emu_write_the_same_validation(self):
-        self.sweep("cpu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "cpu")
-        self.sweep("emu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "emu")
+        self.sweep("cpu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "cpu",
+                   "--spa", "100", "--returns", "30")
+        self.sweep("emu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "emu",
+                   "--spa", "100", "--returns", "30")
         for suffix in (".validation.json", ".walkforward.csv"):
             with open(self.path("cpu" + suffix), "rb") as a, open(self.path("emu" + suffix), "rb") as b:
                 self.assertEqual(a.read(), b.read(), suffix)
@@ -271,6 +326,13 @@ class ValidationTest(unittest.TestCase):
             (["--rank-by", "dsr", "--periods", "0"], "--rank-by dsr needs the period statistics"),
             (["--rank-by", "dsr", "--top", "1001"], "--rank-by dsr replays each kept row on the CPU: --top at most 1000"),
             (["--pbo", "--pbo-backend", "gpu"], "--pbo-backend must be auto, cpu or cuda, got 'gpu'"),
+            (["--spa", "0"], "--spa: expected B or B:L (B resamples >= 1, L mean block length >= 1), got '0'"),
+            (["--spa", "100:0.5"], "--spa: the mean block length L must be a number >= 1, got '0.5'"),
+            (["--returns", "30"], "--returns sets the return streams of --spa; give --spa too"),
+            (["--spa", "--returns", "0"], "--returns must be 1 or more parts of the window, got 0"),
+            (["--spa", "--returns", "4001"], "--returns 4001 needs at least that many bars; the window has 4000"),
+            (["--spa", "--spa-size", "1"], "--spa-size must be in (0, 1), got 1"),
+            (["--spa", "--shard", "0/2"], "--spa resamples every combination's return stream in one process"),
             (["--pbo", "--pbo-backend", "cuda", "--backend", "cpu"],
              "--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: this sweep runs on cpu"),
         ]
@@ -279,6 +341,29 @@ class ValidationTest(unittest.TestCase):
                 p = self.sweep("refused", *extra, expect=2)
                 self.assertIn(text, p.stderr)
                 self.assertFalse(os.path.exists(self.path("refused.csv")))
+
+
+def stationary_bootstrap_positions(observations, mean_block, seed, resample):
+    """Note [Stationary bootstrap], written again: the positions of one resample."""
+    mask = (1 << 64) - 1
+
+    def finalize(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    key = finalize(seed)
+
+    def word(j):
+        return finalize((key + (resample * 2 * observations + j + 1) * 0x9E3779B97F4A7C15) & mask)
+
+    positions = [(word(1) * observations) >> 64]
+    for i in range(1, observations):
+        if (word(2 * i) >> 11) * 2.0 ** -53 < 1.0 / mean_block:
+            positions.append((word(2 * i + 1) * observations) >> 64)
+        else:
+            positions.append((positions[-1] + 1) % observations)
+    return positions
 
 
 def write_grid(path, parameters):

@@ -142,6 +142,10 @@ def sweep(
     pbo_backend: str = "auto",
     walk_forward: Optional[str] = None,
     cpcv: Optional[str] = None,
+    spa: Optional[str] = None,
+    returns: Optional[int] = None,
+    spa_seed: int = 0,
+    spa_size: float = 0.05,
     start: TimeLike = None,
     end: TimeLike = None,
     initial_equity: Optional[float] = None,
@@ -172,6 +176,11 @@ def sweep(
     periods, pbo, walk_forward, cpcv: out-of-sample evidence
         (docs/VALIDATION.md): ``walk_forward="rolling:4"``, ``pbo=True``,
         ``cpcv="2:1"`` (K test periods, an embargo of E on each side).
+    spa, returns, spa_seed, spa_size: White's Reality Check, Hansen's SPA
+        and Romano-Wolf's StepM against cash over every combination's
+        return stream (``spa="1000"`` resamples, or ``"1000:8"`` with a mean
+        block of 8; ``returns`` parts of the window, default 256);
+        ``result.validation["spa"]`` has the p-values and StepM's set.
     start, end: the window ``start <= time < end`` (``--from``/``--to``).
     initial_equity, maker_fee, taker_fee, slippage, margin_mode: the account.
     progress: show progress in a notebook or on a terminal.
@@ -200,6 +209,10 @@ def sweep(
         options["walk_forward"] = walk_forward
     if cpcv is not None:
         options["cpcv"] = cpcv
+    if spa is not None:
+        options.update({"spa": spa, "spa_seed": int(spa_seed), "spa_size": float(spa_size)})
+    if returns is not None:
+        options["returns"] = int(returns)
     if devices is not None:
         options["devices"] = devices
     if all_rows:

@@ -51,6 +51,10 @@ public:
         request.pbo_backend = read.text("pbo_backend", request.pbo_backend);
         request.walk_forward = read.text("walk_forward", "");
         request.cpcv = read.text("cpcv", "");
+        request.spa = read.text("spa", "");
+        request.returns = static_cast<int>(read.integer("returns", request.returns));
+        request.spa_seed = static_cast<unsigned long long>(read.integer("spa_seed", 0));
+        request.spa_size = read.number("spa_size", request.spa_size);
         const std::string spool = read.text("spool_directory", "");
         request.spool_directory = spool.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(spool);
         read.check_all_read();

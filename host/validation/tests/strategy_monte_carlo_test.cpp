@@ -1,7 +1,7 @@
 // Monte Carlo on whole strategies (issue 15, item 5): the sma_cross
 // reference swept over markets built for the purpose, its period statistics
 // fed to the CSCV and the deflated Sharpe ratio exactly as `btforge sweep
-// --pbo` does. Markets without an edge must read as overfit; a market with
+// --pbo` does, and its equity marks to the SPA and StepM as `--spa` does. Markets without an edge must read as overfit; a market with
 // an edge that one family of parameters can capture must read as real, with
 // that family winning out of sample. Fixed seeds; the tolerances are stated
 // with each case.
@@ -21,6 +21,8 @@
 #include "host/engine/indicator_signatures.h"
 #include "host/validation/backtest_overfitting.h"
 #include "host/validation/purged_cross_validation.h"
+#include "host/validation/return_streams.h"
+#include "host/validation/superior_predictive_ability.h"
 #include "host/validation/sweep_validation.h"
 #include "spec/embedded_specs.h"
 
@@ -29,6 +31,7 @@ namespace {
 
 constexpr int kBars = 8000;
 constexpr int kPeriods = 8;  // C(8, 4) = 70 splits of 1000 bars each
+constexpr int kMarks = 200;  // --spa's return streams: parts of 40 bars
 
 // One symbol of hourly bars whose log price is `trend(t)` plus a Gaussian
 // random walk of `sigma` per bar; no costs and no funding (a strategy's
@@ -58,6 +61,8 @@ Market market_of(std::uint64_t seed, double sigma, double amplitude, double cycl
 
 struct Swept {
     std::vector<PeriodStatistics> periods;
+    std::vector<double> marks;  // kMarks per ordinal (Note [Equity marks])
+    double initial_equity = 0.0;
     std::vector<double> slow;  // slow_period of each ordinal
 };
 
@@ -79,12 +84,16 @@ Swept sweep(const Market& market) {
     SweepJob job{&bind_strategy(spec), &spec, &space, &market, whole_market(market),
                  make_account_config(spec.account, market), &series};
     job.account.n_periods = kPeriods;
+    job.account.equity_marks = kMarks;
     SweepOptions options;
     options.threads = 2;
     options.rank_metric = find_metric_column("sharpe");
     options.top_n = 1;
     Swept out;
-    out.periods = run_cpu_sweep(job, options).periods;
+    SweepOutcome outcome = run_cpu_sweep(job, options);
+    out.periods = std::move(outcome.periods);
+    out.marks = std::move(outcome.equity_marks);
+    out.initial_equity = job.account.initial_equity;
     const std::size_t slow = *spec.parameter_index("slow_period");
     std::vector<double> row(spec.parameters.size());
     for (std::uint64_t n = 0; n < space.count(); ++n) {
@@ -100,6 +109,18 @@ DeflatedRow best_deflated(const Swept& s) {
     return deflate_row(s.periods, kPeriods, sweep_trials(s.periods, kPeriods), best.front());
 }
 
+// --spa's test over the 30 return streams: 500 resamples, mean block 14
+// (floor sqrt 200), StepM at 5%.
+SpaReport spa_of(const Swept& s, std::uint64_t seed) {
+    const std::vector<double> streams = returns_of_equity_marks(s.marks, kMarks, s.initial_equity);
+    const StationaryBootstrapPlan plan{kMarks, default_mean_block(kMarks), 500, seed};
+    SpaOptions options;
+    options.mean_block = plan.mean_block;
+    options.threads = 2;
+    return superior_predictive_ability(Differentials{streams, streams.size() / kMarks, kMarks},
+                                       stationary_bootstrap_counts(plan), options);
+}
+
 // Random walks (sigma 1% per bar): every combination's result is noise. The
 // in-sample winner's out-of-sample rank is then uniform, so PBO is 1/2 in
 // expectation; over 8 markets its mean must be at least 0.35 (the splits of
@@ -111,10 +132,17 @@ DeflatedRow best_deflated(const Swept& s) {
 // 0 in expectation. A market's paths share most of their winners, so its
 // share is often 0 or 1 (about 0.37 of spread); the mean of 8 must lie in
 // [0.25, 0.75], two standard errors around 1/2 (these seeds give 0.66).
+// The SPA tests at 5% that the best return beats cash: with no edge it may
+// reject by chance in 5% of markets (fewer: the test is conservative when
+// most combinations are not the best), so at most 1 of the 8 may, and
+// StepM, which holds the chance of naming any combination wrongly to 5%,
+// names none in at least 7.
 TEST_CASE("Monte Carlo, strategies on random walks: PBO near one half, the winner's DSR insignificant") {
     double mean_pbo = 0.0;
     int significant = 0;
     double mean_share_not_positive = 0.0;  // of the CPCV's paths
+    int spa_rejections = 0;
+    int stepm_named = 0;
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
         const Swept s = sweep(market_of(seed, 0.01, 0.0, 1.0));
         const OverfittingReport r = probability_of_backtest_overfitting(s.periods, kPeriods, {2});
@@ -127,9 +155,16 @@ TEST_CASE("Monte Carlo, strategies on random walks: PBO near one half, the winne
         MESSAGE("random walk " << seed << ": CPCV mean path sharpe per bar " << cv.mean_sharpe << ", share <= 0 "
                                << cv.share_not_positive);
         mean_share_not_positive += cv.share_not_positive / 8.0;
+        const SpaReport spa = spa_of(s, seed);
+        MESSAGE("random walk " << seed << ": SPA p-value " << spa.pvalue_consistent << ", reality check "
+                               << spa.pvalue_upper << ", StepM " << spa.superior.size() << " superior");
+        if (spa.pvalue_consistent < 0.05) ++spa_rejections;
+        if (!spa.superior.empty()) ++stepm_named;
     }
     CHECK(mean_pbo >= 0.35);
     CHECK(significant <= 1);
+    CHECK(spa_rejections <= 1);
+    CHECK(stepm_named <= 1);
     CHECK(mean_share_not_positive >= 0.25);
     CHECK(mean_share_not_positive <= 0.75);
 }
@@ -145,7 +180,12 @@ TEST_CASE("Monte Carlo, strategies on random walks: PBO near one half, the winne
 // amplitude, 0.08, the evidence thins out: one of the three markets gave
 // PBO 0.26 and a DSR of 0.957, which is where such a test stops being sure.)
 // The CPCV's winners are of the fast family in at least 90% of its splits
-// too, and none of its paths has a Sharpe ratio at or below 0.
+// too, and none of its paths has a Sharpe ratio at or below 0. The SPA
+// rejects "no better than cash" at 5% on every market, and StepM names
+// every combination of the fast family (18: 3 fast x 3 slow x 2 stops).
+// (It also names 6 to 8 of the slow ones: beating cash is a weaker claim
+// than winning, and a 256- or 512-bar crossover still earns on a cycle of
+// this amplitude, late; so the set is not required to be the family only.)
 TEST_CASE("Monte Carlo, a planted edge: PBO low, the family that captures it wins out of sample") {
     for (std::uint64_t seed = 11; seed <= 13; ++seed) {
         CAPTURE(seed);
@@ -167,6 +207,13 @@ TEST_CASE("Monte Carlo, a planted edge: PBO low, the family that captures it win
                         << ", mean path sharpe per bar " << cv.mean_sharpe << ", share <= 0 " << cv.share_not_positive);
         CHECK(static_cast<double>(cv_family) >= 0.9 * static_cast<double>(cv.splits.size()));
         CHECK(cv.share_not_positive == 0.0);
+        const SpaReport spa = spa_of(s, seed);
+        const auto named_fast = std::count_if(spa.superior.begin(), spa.superior.end(),
+                                              [&](std::uint64_t n) { return s.slow[n] <= 96; });
+        MESSAGE("edge " << seed << ": SPA p-value " << spa.pvalue_consistent << ", StepM " << spa.superior.size()
+                        << " superior, " << named_fast << " of the fast family");
+        CHECK(spa.pvalue_consistent < 0.05);
+        CHECK(named_fast == 18);
     }
 }
 

@@ -5,10 +5,10 @@
 // are shards of `btforge sweep --synthetic-bars 300 --synthetic-symbols 1
 // --grid G --shard i/N` with kGrids[0] (--top 2 --periods 2, 0/2;
 // --all-rows, 1/3; an empty shard, 7/8) and kGrids[1] (--top 1 --periods 4
-// --pbo --cpcv 1:0, 1/2), on the cpu backend with 2 threads; shard format
-// 5 (a seed of an older format stops at the version, and so would every
-// mutation of it). Any input may be refused with a DataError or
-// another std::runtime_error (a refusal that names the shard); anything else
+// --pbo --cpcv 1:0 --spa 20 --returns 10, 1/2), on the cpu backend with 2
+// threads; shard format 6 (a seed of an older format stops at the version,
+// and so would every mutation of it). Any input may be refused with a
+// DataError or another std::runtime_error (a refusal that names the shard); anything else
 // escaping (a nlohmann or libstdc++ exception, std::bad_alloc), a crash, a
 // leak or undefined behaviour is a bug. A shard that is read must write back
 // to bytes that read again to the same shard.
@@ -43,6 +43,7 @@ namespace {
 
 constexpr std::size_t kPrefix = 12;  // "BTFSHARD" and the version
 constexpr std::size_t kDigest = 32;
+constexpr std::size_t kSections = 5;  // header, rows, periods, outcomes, marks (Note [Shard files])
 
 // The grids of fuzz/corpus/shard/: the merge's "grid on disk".
 constexpr const char* kGrids[] = {
@@ -70,10 +71,10 @@ const Run& run() {
     return loaded;
 }
 
-// An input cut into its prefix and four sections, when it is framed so.
+// An input cut into its prefix and its sections, when it is framed so.
 struct Framed {
     std::string prefix;
-    std::string sections[4];
+    std::string sections[kSections];
 };
 
 std::optional<Framed> split(const std::uint8_t* data, std::size_t size) {
@@ -153,7 +154,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
     std::minstd_rand random(seed);
     std::optional<Framed> framed = split(data, size);
     if (!framed || random() % 4 == 0) return LLVMFuzzerMutate(data, size, max_size);
-    std::string& section = framed->sections[random() % 4];
+    std::string& section = framed->sections[random() % kSections];
     const std::size_t others = size - section.size();
     if (others >= max_size) return LLVMFuzzerMutate(data, size, max_size);
     const std::size_t room = max_size - others;
@@ -168,7 +169,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
                                         section.size() == 0 ? 0 : section.size() - 1, random()};
         const std::uint64_t length = forged[random() % 5];
         std::size_t at = kPrefix;
-        const std::size_t which = random() % 4;
+        const std::size_t which = random() % kSections;
         for (std::size_t i = 0; i < which; ++i) at += sizeof(std::uint64_t) + framed->sections[i].size() + kDigest;
         std::memcpy(out.data() + at, &length, sizeof length);
     }

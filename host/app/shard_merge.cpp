@@ -25,6 +25,10 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.pbo = run.pbo;
     request.walk_forward = run.walk_forward;
     request.cpcv = run.cpcv;
+    request.spa = run.spa;
+    request.returns = run.returns;
+    request.spa_seed = run.spa_seed;
+    request.spa_size = run.spa_size;
     request.threads = threads;
     try {
         return check_sweep_request(request);
@@ -73,6 +77,10 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
     periods.reserve(period_count);
     std::vector<OutcomeKey> outcomes;
     outcomes.reserve(space.count());
+    // Note [Equity marks]: every combination's, in run order, for --spa.
+    const int marks_per_combination = head.equity_marks_per_combination();
+    std::vector<double> marks;
+    marks.reserve(space.count() * static_cast<std::size_t>(marks_per_combination));
     for (NamedShard& shard : shards) {
         const ShardFile& part = shard.content;
         for (const ResultRow& row : part.rows) {
@@ -81,8 +89,10 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
         }
         periods.insert(periods.end(), part.periods.begin(), part.periods.end());
         outcomes.insert(outcomes.end(), part.outcomes.begin(), part.outcomes.end());
+        marks.insert(marks.end(), part.equity_marks.begin(), part.equity_marks.end());
         std::vector<PeriodStatistics>().swap(shard.content.periods);
         std::vector<OutcomeKey>().swap(shard.content.outcomes);
+        std::vector<double>().swap(shard.content.equity_marks);
     }
     merged->top = top.sorted_rows();
     merged->ranked = request.all_rows ? every_row.sorted() : merged->top;
@@ -99,7 +109,9 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
             ids.push_back(merged->top[i].combination_id);
         }
         const auto validation_started = std::chrono::steady_clock::now();
-        merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run, hooks);
+        merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run, hooks,
+                                           SweepEquityMarks{marks, marks_per_combination,
+                                                            head.run.account.initial_equity});
         merged->validation_seconds = seconds_since(validation_started);
         if (merged->validation->cancelled()) {
             merged->cancelled = true;

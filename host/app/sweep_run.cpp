@@ -13,6 +13,7 @@
 #include "host/io/sha256.h"
 #include "host/report/progress_reporter.h"
 #include "host/spec/account_settings.h"
+#include "host/validation/return_streams.h"
 
 namespace btforge {
 
@@ -35,6 +36,9 @@ nlohmann::json run_identity(const SweepRun& run, const CheckedSweepRequest& chec
     id["walk_forward"] = r.walk_forward;
     id["cpcv"] = r.cpcv;
     id["spa"] = r.spa;
+    id["returns"] = r.returns;
+    id["spa_seed"] = r.spa_seed;
+    id["spa_size"] = r.spa_size;
     id["shards"] = checked.shard ? checked.shard->count : 1;
     return id;
 }
@@ -124,10 +128,6 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         }
         if (!(r.spa_size > 0.0 && r.spa_size < 1.0)) {
             throw UsageError("--spa-size must be in (0, 1), got " + std::to_string(r.spa_size));
-        }
-        if (!r.shard.empty()) {
-            throw UsageError("--spa resamples every combination's return stream in one process; shards (and MPI) do "
-                             "not carry return streams yet: run it without --shard or --mpi");
         }
     } else if (r.returns != -1) {
         throw UsageError("--returns sets the return streams of --spa; give --spa too");
@@ -260,7 +260,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     // Note [Equity marks]: --spa's return streams, `returns` parts of the window.
     int equity_marks = 0;
     if (checked.spa_plan) {
-        equity_marks = r.returns == -1 ? std::min(256, window.n_bars) : r.returns;
+        equity_marks = return_stream_parts(r.returns, window.n_bars);
         if (equity_marks > window.n_bars) {
             throw UsageError("--returns " + std::to_string(equity_marks) + " needs at least that many bars; the window has " +
                              std::to_string(window.n_bars));
@@ -488,6 +488,7 @@ ShardFile make_shard_file(SweepRun& run, const CheckedSweepRequest& checked) {
     shard.rows = std::move(checked.request.all_rows ? run.outcome.all : run.outcome.top);
     shard.periods = std::move(run.outcome.periods);
     shard.outcomes = std::move(run.outcome.outcomes);
+    shard.equity_marks = std::move(run.outcome.equity_marks);
     return shard;
 }
 

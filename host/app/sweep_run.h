@@ -81,9 +81,10 @@ struct SweepRequest {
 // (bars x symbols), so equal counts are equal work. N is bounded by a
 // constant, not by the combination count: an MPI run needs a shard per rank
 // however small the grid, so shards beyond the count are empty. A shard
-// keeps its top rows (or every row) and the period statistics of all its
-// combinations, and writes them with the run's identity to OUTPUT.shard
-// (Note [Shard files] says what a reader checks of one file). `btforge
+// keeps its top rows (or every row), the period statistics of all its
+// combinations and, with --spa, their equity marks, and writes them with
+// the run's identity to OUTPUT.shard (Note [Shard files] says what a reader
+// checks of one file). `btforge
 // merge` checks that the shards are one run's (equal identities), all there
 // (naming the first few missing and how many), none twice; that the spec
 // and the grid it loads again are the ones the identity hashed (a grid

@@ -17,6 +17,8 @@
 #include "host/io/sha256.h"
 #include "host/json/checked_json.h"
 #include "host/spec/account_settings.h"
+#include "host/validation/return_streams.h"
+#include "host/validation/stationary_bootstrap.h"
 
 namespace btforge {
 
@@ -131,7 +133,7 @@ public:
         char extra = 0;
         if (remaining() != 0 || in_.read_some(&extra, 1) != 0) {
             throw error("trailing-bytes",
-                        "the file goes on after its last section (outcomes): it is not one shard file");
+                        "the file goes on after its last section (marks): it is not one shard file");
         }
     }
 
@@ -150,7 +152,7 @@ public:
 
     void check_end() override {
         if (remaining() != 0) {
-            throw error("trailing-bytes", "the message goes on after its last section (outcomes): it is not one shard");
+            throw error("trailing-bytes", "the message goes on after its last section (marks): it is not one shard");
         }
     }
 
@@ -326,6 +328,7 @@ struct ExpectedSections {
     ExpectedSection rows;
     ExpectedSection periods;
     ExpectedSection outcomes;
+    ExpectedSection marks;
 };
 
 // Reads the header into `shard` (every field merge uses, typed) and returns
@@ -387,6 +390,25 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
     run.pbo = f.flag(id, "/identity", "pbo");
     run.walk_forward = f.text(id, "/identity", "walk_forward");
     run.cpcv = f.text(id, "/identity", "cpcv");
+    // Note [Reality Check, SPA and StepM]: what --spa asked, which fixes the
+    // equity marks the shard carries.
+    run.spa = f.text(id, "/identity", "spa");
+    run.returns = static_cast<int>(f.integer(id, "/identity", "returns", -1, INT32_MAX));
+    run.spa_seed = f.count(id, "/identity", "spa_seed");
+    run.spa_size = f.number(id, "/identity", "spa_size");
+    if (!run.spa.empty()) {
+        std::string why;
+        if (!parse_bootstrap(run.spa, &why)) f.fail("/identity/spa", "B or B:L (" + why + ")", describe_value(id["spa"]));
+        if (!(run.spa_size > 0.0 && run.spa_size < 1.0)) {
+            f.fail("/identity/spa_size", "a number in (0, 1)", describe_value(id["spa_size"]));
+        }
+        if (run.returns == 0 || run.returns > run.bars) {
+            f.fail("/identity/returns", "-1 or 1.." + std::to_string(run.bars) + " (the window's bars)",
+                   describe_value(id["returns"]));
+        }
+    } else if (run.returns != -1) {
+        f.fail("/identity/returns", "-1 without --spa", describe_value(id["returns"]));
+    }
     const std::uint64_t shards = f.count(id, "/identity", "shards", kMaxShards);
 
     // Which shard, and its part of the run order (Note [Shards]).
@@ -483,11 +505,15 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
     std::uint64_t rows_length = 0;
     std::uint64_t periods_length = 0;
     std::uint64_t outcomes_length = 0;
+    std::uint64_t marks_length = 0;
+    const auto marks = static_cast<std::uint64_t>(shard.equity_marks_per_combination());
     const bool overflow =
         __builtin_mul_overflow(rows, sizeof(ResultRow), &rows_length) ||
         __builtin_mul_overflow(span, static_cast<std::uint64_t>(run.periods), &periods_length) ||
         __builtin_mul_overflow(periods_length, sizeof(ShardPeriod), &periods_length) ||
-        __builtin_mul_overflow(span, sizeof(OutcomeKey), &outcomes_length);
+        __builtin_mul_overflow(span, sizeof(OutcomeKey), &outcomes_length) ||
+        __builtin_mul_overflow(span, marks, &marks_length) ||
+        __builtin_mul_overflow(marks_length, sizeof(double), &marks_length);
     if (overflow) {
         f.inconsistent(which + " of " + std::to_string(run.combinations) +
                        " combinations holds more rows or period statistics than any file can");
@@ -498,7 +524,8 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
                                                              " keeps at most " + std::to_string(rows))},
             {periods_length, combinations + ", each of " + std::to_string(run.periods) + " periods (--periods): " +
                                  std::to_string(span * static_cast<std::uint64_t>(run.periods))},
-            {outcomes_length, combinations + ", each an outcome key"}};
+            {outcomes_length, combinations + ", each an outcome key"},
+            {marks_length, combinations + ", each of " + std::to_string(marks) + " equity marks (--spa, --returns)"}};
 }
 
 // Note [Distinct outcomes]: a shard keeps the rows of its best --top
@@ -564,12 +591,19 @@ ShardFile read_shard(ShardInput& in) {
         sized_section("outcomes", expected.outcomes, sizeof(OutcomeKey), "outcome keys", false);
     shard.outcomes.resize(static_cast<std::size_t>(outcomes / sizeof(OutcomeKey)));
     read_section(in, "outcomes", shard.outcomes.data(), outcomes);
+    const std::uint64_t marks = sized_section("marks", expected.marks, sizeof(double), "equity marks", false);
+    shard.equity_marks.resize(static_cast<std::size_t>(marks / sizeof(double)));
+    read_section(in, "marks", shard.equity_marks.data(), marks);
     check_kept_rows(in, shard);
     in.check_end();
     return shard;
 }
 
 }  // namespace
+
+int ShardFile::equity_marks_per_combination() const {
+    return run.spa.empty() ? 0 : return_stream_parts(run.returns, run.bars);
+}
 
 std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations) {
     // q per shard and one more for the first r: no product can overflow.
@@ -672,6 +706,7 @@ void write_shard_file(std::ostream& out, const ShardFile& shard) {
     write_section(out, shard.rows.data(), shard.rows.size() * sizeof(ResultRow));
     write_periods_section(out, shard.periods);
     write_section(out, shard.outcomes.data(), shard.outcomes.size() * sizeof(OutcomeKey));
+    write_section(out, shard.equity_marks.data(), shard.equity_marks.size() * sizeof(double));
 }
 
 namespace {
@@ -703,7 +738,8 @@ std::string shard_bytes(const ShardFile& shard) {
     std::string bytes;
     // The sections' data and framing; the header (a few KB) may add a growth.
     bytes.reserve(shard.rows.size() * sizeof(ResultRow) + shard.periods.size() * sizeof(ShardPeriod) +
-                  shard.outcomes.size() * sizeof(OutcomeKey) + (std::size_t{1} << 16));
+                  shard.outcomes.size() * sizeof(OutcomeKey) + shard.equity_marks.size() * sizeof(double) +
+                  (std::size_t{1} << 16));
     AppendToString sink(bytes);
     std::ostream out(&sink);
     write_shard_file(out, shard);
@@ -739,16 +775,19 @@ ShardFile shard_in_memory(const std::string& name, ShardFile shard) {
     const std::uint64_t row_bytes = shard.rows.size() * sizeof(ResultRow);
     if ((read.run.all_rows ? row_bytes != expected.rows.length : row_bytes > expected.rows.length) ||
         shard.periods.size() * sizeof(ShardPeriod) != expected.periods.length ||
-        shard.outcomes.size() * sizeof(OutcomeKey) != expected.outcomes.length) {
+        shard.outcomes.size() * sizeof(OutcomeKey) != expected.outcomes.length ||
+        shard.equity_marks.size() * sizeof(double) != expected.marks.length) {
         throw input.error("inconsistent-shard", "it holds " + std::to_string(shard.rows.size()) + " rows, " +
-                                                    std::to_string(shard.periods.size()) + " period statistics and " +
-                                                    std::to_string(shard.outcomes.size()) + " outcome keys; " +
+                                                    std::to_string(shard.periods.size()) + " period statistics, " +
+                                                    std::to_string(shard.outcomes.size()) + " outcome keys and " +
+                                                    std::to_string(shard.equity_marks.size()) + " equity marks; " +
                                                     expected.rows.why + "; " + expected.periods.why + "; " +
-                                                    expected.outcomes.why);
+                                                    expected.outcomes.why + "; " + expected.marks.why);
     }
     read.rows = std::move(shard.rows);
     read.periods = std::move(shard.periods);
     read.outcomes = std::move(shard.outcomes);
+    read.equity_marks = std::move(shard.equity_marks);
     check_kept_rows(input, read);
     // What a shard carries, as read_shard_bytes would hand it over.
     for (PeriodStatistics& p : read.periods) p = period_from_shard(shard_period(p));

@@ -26,7 +26,7 @@ namespace btforge {
 // --checkpoint keeps (Note [Resuming an MPI run]):
 //   "BTFSHARD"                      magic, 8 bytes
 //   version                         uint32, kShardFormatVersion
-//   four sections, each as          its byte length (uint64), its bytes,
+//   five sections, each as          its byte length (uint64), its bytes,
 //                                   their SHA-256 (32 bytes)
 //     header      JSON: the run's identity, the shard's index, count and
 //                 ordinals, the run's inputs, the shard's summary, the
@@ -40,7 +40,11 @@ namespace btforge {
 //     outcomes    the outcome key of each of its combinations in run order
 //                 (OutcomeKey), which its engine hashed from the whole
 //                 period statistics (so a reader cannot hash them again
-//                 from the periods it carries; the digest guards them).
+//                 from the periods it carries; the digest guards them);
+//     marks       the equity marks of each of its combinations in run
+//                 order (doubles), as many per combination as the
+//                 identity's --spa and --returns make of its window (Note
+//                 [Equity marks]; none without --spa).
 // Rows and statistics are doubles and integers of this machine's byte
 // order, without padding; a reader refuses a file whose row or statistics
 // size differs from its own. The file is written whole or not at all, like
@@ -60,18 +64,20 @@ namespace btforge {
 //     to count, the ordinals those of shard_ordinals, as many spans as
 //     periods, as many rows as --top or --all-rows keep of the shard's
 //     combinations (with --top: as many as its distinct outcomes, up to
-//     --top), period statistics for each of them, each period, and a key
-//     for each.
+//     --top), period statistics for each of them, each period, a key and
+//     the equity marks for each.
 // Then check_shards checks a set (one run's, each once, all there, in run
 // order) and check_shards_ran what needs the spec and grid (the ones the
 // identity hashed, each row one of its shard's own combinations, once, and
 // of its own outcome).
 // Messages name the file (or message), the section or JSON pointer and a
 // stable rule; no byte of the file that is not printable text is echoed.
+// Version 6: the marks section, and the identity's --spa, --returns,
+// --spa-seed and --spa-size (Note [Reality Check, SPA and StepM]).
 // Version 5: the outcomes section, and --top rows one per outcome (Note
 // [Distinct outcomes]). Version 4: the identity names the run's --cpcv
 // (Note [Combinatorial purged cross-validation]); version 3's lacked it.
-inline constexpr std::uint32_t kShardFormatVersion = 5;
+inline constexpr std::uint32_t kShardFormatVersion = 6;
 
 // Note [What a shard's periods carry]
 // A shard's period statistics travel to one place, the merge's validation
@@ -131,6 +137,10 @@ struct ShardRun {
     bool pbo = false;
     std::string walk_forward;
     std::string cpcv;
+    std::string spa;  // Note [Reality Check, SPA and StepM]: "" or B[:L]
+    int returns = -1;
+    std::uint64_t spa_seed = 0;
+    double spa_size = 0.05;
 };
 
 struct ShardFile {
@@ -150,6 +160,11 @@ struct ShardFile {
     std::vector<ResultRow> rows;
     std::vector<PeriodStatistics> periods;
     std::vector<OutcomeKey> outcomes;  // one per combination, in run order
+    std::vector<double> equity_marks;  // equity_marks_per_combination() per combination, in run order
+
+    // Note [Equity marks]: what --spa and --returns make of the run's window
+    // (0 without --spa).
+    int equity_marks_per_combination() const;
 };
 
 void write_shard_file(std::ostream& out, const ShardFile& shard);

@@ -16,4 +16,12 @@ namespace btforge {
 // for every engine, so equal marks give equal streams.
 std::vector<double> returns_of_equity_marks(std::span<const double> marks, int n_marks, double initial_equity);
 
+// The parts of the window a return stream has: `requested` (--returns M),
+// or with -1 (not given) 256, or the window's bars when fewer.
+inline constexpr int kDefaultReturnParts = 256;
+inline int return_stream_parts(int requested, int window_bars) {
+    if (requested != -1) return requested;
+    return window_bars < kDefaultReturnParts ? window_bars : kDefaultReturnParts;
+}
+
 }  // namespace btforge

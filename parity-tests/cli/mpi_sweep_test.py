@@ -43,7 +43,7 @@ mpirun = os.environ["FAKE_SRUN_MPIRUN"]
 os.execv(mpirun, [mpirun, "-n", os.environ["SLURM_NTASKS"], "--oversubscribe", *args])
 '''
 CPU = ["--backend", "cpu", "--threads", "1"]
-VALIDATION = ["--walk-forward", "rolling:4", "--pbo", "--cpcv", "--all-rows"]
+VALIDATION = ["--walk-forward", "rolling:4", "--pbo", "--cpcv", "--spa", "100", "--returns", "40", "--all-rows"]
 RESULTS = ("csv", "validation.json", "walkforward.csv")
 
 

@@ -4,7 +4,8 @@ Versions 2 to 4 are "BTFSHARD", the version (uint32) and three sections
 (header JSON, rows, period statistics), each its length (uint64), its bytes
 and their SHA-256 (version 4's identity names --cpcv, version 3's does
 not); version 5 adds a fourth, the outcome key of each combination (16
-bytes, Note [Distinct outcomes]); version 3's and 4's period statistics are what validation reads
+bytes, Note [Distinct outcomes]); version 6 a fifth, each combination's
+equity marks (doubles, Note [Equity marks]; none without --spa); version 3's and 4's period statistics are what validation reads
 (the header's period_bytes: 64, Note [What a shard's periods carry]),
 version 2's all of them (112). Version 1 (btforge before issue 29) is
 "BTFSHARD", the version, the header's length and the header, whose "rows"
@@ -38,6 +39,7 @@ class Shard:
         at = 12
         parts, self.digests = [], {}
         self.outcomes = bytearray()
+        self.marks = bytearray()
         for name in self.sections():
             (size,) = struct.unpack_from("<Q", data, at)
             at += 8
@@ -49,8 +51,12 @@ class Shard:
         self.rows, self.periods = parts[1], parts[2]
         if self.version >= 5:
             self.outcomes = parts[3]
+        if self.version >= 6:
+            self.marks = parts[4]
 
     def sections(self):
+        if self.version >= 6:
+            return ("header", "rows", "periods", "outcomes", "marks")
         return ("header", "rows", "periods", "outcomes") if self.version >= 5 else ("header", "rows", "periods")
 
     @classmethod
@@ -96,7 +102,8 @@ class Shard:
         if text is None:  # the bytes read, unless the header was edited
             text = self.header_raw if json.loads(self.header_raw) == self.header else json.dumps(self.header).encode()
         out = b"BTFSHARD" + struct.pack("<I", self.version)
-        parts = {"header": text, "rows": self.rows, "periods": self.periods, "outcomes": self.outcomes}
+        parts = {"header": text, "rows": self.rows, "periods": self.periods, "outcomes": self.outcomes,
+                 "marks": self.marks}
         for name in self.sections():
             part = parts[name]
             digest = self.digests[name] if self.keep_digests else hashlib.sha256(part).digest()

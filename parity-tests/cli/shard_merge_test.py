@@ -27,7 +27,7 @@ from shard_format import Shard
 BTFORGE = None
 MARKET = ["--synthetic-bars", "4000"]
 PARAMS = ["--param", "ema_fast=8,12,20", "--param", "sl_atr=1.5,2,3", "--param", "tp_atr=3,5", "--param", "mode=0,1"]
-VALIDATION = ["--walk-forward", "rolling:4", "--pbo", "--cpcv"]
+VALIDATION = ["--walk-forward", "rolling:4", "--pbo", "--cpcv", "--spa", "100", "--returns", "40"]
 
 
 class ShardMergeTest(unittest.TestCase):
@@ -307,6 +307,33 @@ class ShardFileTest(unittest.TestCase):
                            says=("one.shard: inconsistent-shard: its rows section holds 2 rows; its 1 distinct "
                                  "outcomes of which --top 2 keeps 1",))
 
+    def test_equity_marks_are_checked(self):
+        # Note [Equity marks]: a --spa shard carries --returns marks per
+        # combination; cut, edited or promised otherwise by its identity, it
+        # is refused.
+        for i in range(2):
+            self.run_btforge("sweep", *SMALL, "--spa", "50", "--returns", "10", "--shard", f"{i}/2", "-o", f"p{i}")
+        self.assertEqual(len(Shard.read(self.path("p0.shard")).marks), 3 * 10 * 8)
+        self.assertEqual(len(Shard.read(self.path("s0.shard")).marks), 0)  # none without --spa
+        self.run_btforge("merge", "p0.shard", "p1.shard", "-o", "pm")
+        self.edited("p0.shard", lambda s: s.marks.__delitem__(slice(-8, None)), "cut.shard")
+        self.merge_refused("cut.shard", "p1.shard",
+                           says=("cut.shard: inconsistent-shard: its marks section holds 29 equity marks (232 "
+                                 "bytes); its shard 0/2 has 3 combinations, each of 10 equity marks (--spa, --returns)",))
+        self.edited("p0.shard", lambda s: (s.flip_bit("marks", 9, 2), setattr(s, "keep_digests", True)), "bad.shard")
+        self.merge_refused("bad.shard", "p1.shard",
+                           says=("bad.shard: shard-checksum: its marks section does not match its SHA-256",))
+        self.edited("p0.shard", lambda s: s.header["identity"].update(returns=5000), "many.shard")
+        self.merge_refused("many.shard", "p1.shard",
+                           says=("many.shard: bad-shard-header: its header's /identity/returns: expected -1 or "
+                                 "1..1000 (the window's bars), got 5000",))
+        self.edited("p0.shard", lambda s: s.header["identity"].update(spa="0"), "zero.shard")
+        self.merge_refused("zero.shard", "p1.shard", says=("zero.shard: bad-shard-header: its header's /identity/spa",))
+        self.edited("s0.shard", lambda s: s.header["identity"].update(returns=10), "alone.shard")
+        self.merge_refused("alone.shard", "s1.shard",
+                           says=("alone.shard: bad-shard-header: its header's /identity/returns: expected -1 without "
+                                 "--spa, got 10",))
+
     def test_a_forged_count_costs_nothing(self):
         # A section that says 2^64-1 bytes; a run of 2^64-1 shards. Under a
         # 2 GiB address-space limit, refused at once.
@@ -403,7 +430,7 @@ class ShardFileTest(unittest.TestCase):
     def test_an_older_format_is_named(self):
         self.edited("s0.shard", lambda s: setattr(s, "version", 1), "old.shard")
         self.merge_refused("old.shard", "s1.shard",
-                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 5 "
+                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 6 "
                                  "(an older btforge wrote it",))
 
     def test_a_grid_edited_since_the_shards_ran_is_refused(self):

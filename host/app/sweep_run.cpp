@@ -145,6 +145,9 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
                         ? kMaxPeriods
                         : 0;
     }
+    if (checked.spa_plan && r.periods == 0) {
+        throw UsageError("--spa reports in the validation, which --periods 0 turns off: give --periods 1..16 or none");
+    }
     if (r.periods > kMaxPeriods) {
         throw UsageError("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(r.periods));
     }
@@ -221,9 +224,8 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     }
     std::unique_ptr<ProgressReporter> reporter;
     if (scans && hooks.progress_on_stderr) {
-        reporter = std::make_unique<ProgressReporter>(r.pbo ? "pbo scans" : checked.cpcv_plan ? "cpcv scan" : "spa bootstrap",
-                                                      progress.total.load(),
-                                                      progress.done, 0.0);
+        const char* what = r.pbo ? "pbo scans" : checked.cpcv_plan ? "cpcv scan" : "spa bootstrap";
+        reporter = std::make_unique<ProgressReporter>(what, progress.total.load(), progress.done, 0.0);
     }
     return validate_sweep(periods, validation);
 }

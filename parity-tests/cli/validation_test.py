@@ -332,7 +332,7 @@ class ValidationTest(unittest.TestCase):
             (["--spa", "--returns", "0"], "--returns must be 1 or more parts of the window, got 0"),
             (["--spa", "--returns", "4001"], "--returns 4001 needs at least that many bars; the window has 4000"),
             (["--spa", "--spa-size", "1"], "--spa-size must be in (0, 1), got 1"),
-            (["--spa", "--shard", "0/2"], "--spa resamples every combination's return stream in one process"),
+            (["--spa", "--periods", "0"], "--spa reports in the validation, which --periods 0 turns off"),
             (["--pbo", "--pbo-backend", "cuda", "--backend", "cpu"],
              "--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: this sweep runs on cpu"),
         ]

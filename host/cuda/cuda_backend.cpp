@@ -14,6 +14,7 @@
 
 #include "host/backends/kernel_variant.h"
 #include "host/backends/launch_tables.h"
+#include "host/engine/account_config.h"
 #include "host/cuda/chunk_plan.h"
 #include "host/cuda/cuda_devices.h"
 #include "host/cuda/cuda_module.h"
@@ -213,9 +214,8 @@ ChosenKernel choose_kernel(const CudaDriver& driver, const SweepJob& job, const 
     source.driver_version = driver.version();
     source.compute_major = info.compute_major;
     source.compute_minor = info.compute_minor;
-    // Note [Two kernels per strategy]: periods and equity marks come from the _periods kernel.
-    const bool period_outputs = job.account.n_periods > 0 || job.account.equity_marks > 0;
-    chosen.entry = "btforge_" + strategy + "_sweep" + (period_outputs ? "_periods" : "") + std::string(variant.suffix);
+    chosen.entry = "btforge_" + strategy + "_sweep" + (keeps_period_outputs(job.account) ? "_periods" : "") +
+                   std::string(variant.suffix);
     return chosen;
 }
 
@@ -759,7 +759,7 @@ SweepOutcome run_multi_gpu_sweep(const CudaDriver& driver, const SweepJob& job, 
     if (options.keep_all_rows) {
         throw std::runtime_error("keeping every row is done on one GPU; choose one device (--devices N)");
     }
-    if (job.account.n_periods > 0 || job.account.equity_marks > 0) {
+    if (keeps_period_outputs(job.account)) {
         throw std::runtime_error("period statistics and equity marks are kept on one GPU; choose one device (--devices N)");
     }
     const auto started = Clock::now();

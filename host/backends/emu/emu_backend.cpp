@@ -8,6 +8,7 @@
 #include "host/backends/emu/emu_kernels.h"
 #include "host/backends/kernel_variant.h"
 #include "host/backends/launch_tables.h"
+#include "host/engine/account_config.h"
 #include "host/strategies/strategy_binding.h"
 
 namespace btforge {
@@ -28,9 +29,7 @@ bool emu_supports(const std::string& strategy) { return emu::find_emu_kernel(str
 SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std::string_view kernel_variant) {
     // Note [Kernel variants]
     const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), kernel_variant);
-    // Note [Two kernels per strategy]: periods and equity marks come from the _periods kernel.
-    emu::EmuKernel kernel =
-        emu::find_emu_kernel(job.spec->name, job.account.n_periods > 0 || job.account.equity_marks > 0, variant.name);
+    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, keeps_period_outputs(job.account), variant.name);
     if (kernel == nullptr) {
         std::string known;
         for (const emu::EmuKernelEntry& e : emu::emu_kernels()) known += (known.empty() ? "" : ", ") + std::string(e.strategy);

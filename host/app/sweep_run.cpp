@@ -123,14 +123,13 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         std::string why;
         checked.spa_plan = parse_bootstrap(r.spa, &why);
         if (!checked.spa_plan) throw UsageError("--spa: " + why);
-        if (r.returns == 0 || r.returns < -1) {
-            throw UsageError("--returns must be 1 or more parts of the window, got " + std::to_string(r.returns));
-        }
         if (!(r.spa_size > 0.0 && r.spa_size < 1.0)) {
             throw UsageError("--spa-size must be in (0, 1), got " + std::to_string(r.spa_size));
         }
-    } else if (r.returns != -1) {
-        throw UsageError("--returns sets the return streams of --spa; give --spa too");
+    }
+    checked.return_streams = keeps_return_streams(checked.spa_plan.has_value(), r.returns);
+    if (checked.return_streams && (r.returns == 0 || r.returns < -1)) {
+        throw UsageError("--returns must be 1 or more parts of the window, got " + std::to_string(r.returns));
     }
     if (checked.rank_by_dsr) {
         if (r.periods == 0) throw UsageError("--rank-by dsr needs the period statistics: --periods must be 1..16, got 0");
@@ -141,12 +140,14 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         }
     }
     if (r.periods < 0) {
-        r.periods = r.pbo || checked.walk_forward_plan || checked.cpcv_plan || checked.rank_by_dsr || checked.spa_plan
-                        ? kMaxPeriods
-                        : 0;
+        r.periods =
+            r.pbo || checked.walk_forward_plan || checked.cpcv_plan || checked.rank_by_dsr || checked.return_streams
+                ? kMaxPeriods
+                : 0;
     }
-    if (checked.spa_plan && r.periods == 0) {
-        throw UsageError("--spa reports in the validation, which --periods 0 turns off: give --periods 1..16 or none");
+    if (checked.return_streams && r.periods == 0) {
+        throw UsageError(std::string(checked.spa_plan ? "--spa" : "--returns") +
+                         " reports in the validation, which --periods 0 turns off: give --periods 1..16 or none");
     }
     if (r.periods > kMaxPeriods) {
         throw UsageError("--periods must be in 1.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(r.periods));
@@ -191,11 +192,17 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     validation.pbo = r.pbo;
     validation.walk_forward = checked.walk_forward_plan;
     validation.cpcv = checked.cpcv_plan;
-    if (checked.spa_plan) {
+    if (checked.return_streams) {
         if (marks.per_combination < 1 || marks.values.size() != combinations * marks.per_combination) {
-            throw std::logic_error("--spa: the sweep kept " + std::to_string(marks.values.size()) +
-                                   " equity marks for " + std::to_string(combinations) + " combinations");
+            throw std::logic_error("the sweep kept " + std::to_string(marks.values.size()) + " equity marks for " +
+                                   std::to_string(combinations) + " combinations");
         }
+        validation.return_parts = marks.per_combination;
+        validation.equity_marks = marks.values;
+        validation.initial_equity = marks.initial_equity;
+        validation.seed = r.spa_seed;
+    }
+    if (checked.spa_plan) {
         StationaryBootstrapPlan plan;
         plan.observations = marks.per_combination;
         plan.resamples = checked.spa_plan->resamples;
@@ -203,8 +210,6 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
         plan.seed = r.spa_seed;
         validation.spa = plan;
         validation.spa_size = r.spa_size;
-        validation.equity_marks = marks.values;
-        validation.initial_equity = marks.initial_equity;
     }
     if (checked.walk_forward_metric) validation.score = *checked.walk_forward_metric;
     validation.top_rows = std::move(top_rows);
@@ -259,9 +264,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         throw UsageError("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
                          std::to_string(window.n_bars));
     }
-    // Note [Equity marks]: --spa's return streams, `returns` parts of the window.
+    // Note [Equity marks]: the return streams, `returns` parts of the window.
     int equity_marks = 0;
-    if (checked.spa_plan) {
+    if (checked.return_streams) {
         equity_marks = return_stream_parts(r.returns, window.n_bars);
         if (equity_marks > window.n_bars) {
             throw UsageError("--returns " + std::to_string(equity_marks) + " needs at least that many bars; the window has " +

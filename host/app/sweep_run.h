@@ -82,7 +82,8 @@ struct SweepRequest {
 // constant, not by the combination count: an MPI run needs a shard per rank
 // however small the grid, so shards beyond the count are empty. A shard
 // keeps its top rows (or every row), the period statistics of all its
-// combinations and, with --spa, their equity marks, and writes them with
+// combinations and, with return streams (--spa or --returns), their equity
+// marks, and writes them with
 // the run's identity to OUTPUT.shard (Note [Shard files] says what a reader
 // checks of one file). `btforge
 // merge` checks that the shards are one run's (equal identities), all there
@@ -109,6 +110,7 @@ struct CheckedSweepRequest {
     std::optional<WalkForwardPlan> walk_forward_plan;
     std::optional<PurgedCvPlan> cpcv_plan;
     std::optional<BootstrapText> spa_plan;
+    bool return_streams = false;  // keeps_return_streams: equity marks kept and clustered
     std::optional<WalkForwardScore> walk_forward_metric;
     std::optional<ShardRange> shard;
 

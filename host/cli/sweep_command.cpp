@@ -54,9 +54,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
          "against holding cash: B stationary-bootstrap resamples (default 1000) of mean block length L (default "
          "the square root of --returns)")
         ("returns", po::value(&request.returns)->value_name("M"),
-         "--spa's return streams: each combination's returns over M equal parts of the window (default 256, or "
-         "the window's bars when fewer)")
-        ("spa-seed", whole_number_value(&request.spa_seed), "seed of --spa's resamples (default 0)")
+         "keep each combination's returns over M equal parts of the window (default with --spa: 256, or the "
+         "window's bars when fewer): the trials are clustered by them (ONC) for the effective number of trials "
+         "and the clustered DSR, and --spa resamples them")
+        ("spa-seed", whole_number_value(&request.spa_seed),
+         "seed of --spa's resamples and of the clusters' sample (default 0)")
         ("spa-size", po::value(&request.spa_size)->default_value(request.spa_size)->value_name("ALPHA"),
          "StepM's family-wise error rate")
         ("shard", po::value(&request.shard)->value_name("i/N"),

@@ -402,12 +402,10 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
         if (!(run.spa_size > 0.0 && run.spa_size < 1.0)) {
             f.fail("/identity/spa_size", "a number in (0, 1)", describe_value(id["spa_size"]));
         }
-        if (run.returns == 0 || run.returns > run.bars) {
-            f.fail("/identity/returns", "-1 or 1.." + std::to_string(run.bars) + " (the window's bars)",
-                   describe_value(id["returns"]));
-        }
-    } else if (run.returns != -1) {
-        f.fail("/identity/returns", "-1 without --spa", describe_value(id["returns"]));
+    }
+    if (keeps_return_streams(!run.spa.empty(), run.returns) && (run.returns == 0 || run.returns > run.bars)) {
+        f.fail("/identity/returns", "-1 or 1.." + std::to_string(run.bars) + " (the window's bars)",
+               describe_value(id["returns"]));
     }
     const std::uint64_t shards = f.count(id, "/identity", "shards", kMaxShards);
 
@@ -602,7 +600,7 @@ ShardFile read_shard(ShardInput& in) {
 }  // namespace
 
 int ShardFile::equity_marks_per_combination() const {
-    return run.spa.empty() ? 0 : return_stream_parts(run.returns, run.bars);
+    return keeps_return_streams(!run.spa.empty(), run.returns) ? return_stream_parts(run.returns, run.bars) : 0;
 }
 
 std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations) {

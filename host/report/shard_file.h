@@ -44,7 +44,7 @@ namespace btforge {
 //     marks       the equity marks of each of its combinations in run
 //                 order (doubles), as many per combination as the
 //                 identity's --spa and --returns make of its window (Note
-//                 [Equity marks]; none without --spa).
+//                 [Equity marks]; none without either: keeps_return_streams).
 // Rows and statistics are doubles and integers of this machine's byte
 // order, without padding; a reader refuses a file whose row or statistics
 // size differs from its own. The file is written whole or not at all, like

@@ -9,6 +9,7 @@
 
 #include "host/spec/assignments.h"
 #include "host/io/number_format.h"
+#include "host/validation/sweep_verdict.h"
 
 namespace btforge {
 
@@ -36,6 +37,12 @@ std::string cell(double x, int digits = 4) {
 // The validation JSON lists at most this many of StepM's superior
 // combinations (in run order); it always says how many there are.
 constexpr std::size_t kMaxListedSuperior = 1000;
+// The validation JSON lists at most this many members of each cluster of
+// the effective trials (the first in run order); it always says how many.
+constexpr std::size_t kMaxListedMembers = 1000;
+// The validation text shows the largest clusters of the effective trials;
+// the JSON lists them all (at most the sample's size, and the flat one).
+constexpr std::size_t kMaxPrintedClusters = 12;
 
 // A JSON number, or null for NaN and infinities.
 nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
@@ -163,7 +170,7 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         const SpaReport& s = *v.spa;
         out << "\nreality check, SPA and StepM against holding cash (" << s.combinations << " return streams of "
             << s.observations << " parts of the window, " << s.resamples << " stationary-bootstrap resamples of mean "
-            << "block " << cell(s.mean_block, 2) << ", seed " << v.spa_seed << "):\n";
+            << "block " << cell(s.mean_block, 2) << ", seed " << v.seed << "):\n";
         if (s.undefined != nullptr) {
             out << "  undefined (" << s.undefined << ")\n";
         } else {
@@ -176,6 +183,44 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         }
         if (s.left_out > 0) out << "  " << s.left_out << " combinations left out: their returns are not finite\n";
     }
+    if (v.clustered) {
+        const ClusteredTrials& c = *v.clustered;
+        const TrialClusters& k = c.clusters;
+        out << "\neffective number of trials (ONC over " << k.combinations << " return streams, " << k.sampled
+            << " distinct ones sampled, seed " << v.seed << "; " << cell(k.seconds, 2) << " s on " << k.threads
+            << " threads): " << k.clusters.size()
+            << (k.clusters.size() == 1 ? " cluster" : " clusters") << ", silhouette quality "
+            << (k.quality == HUGE_VAL ? std::string("+inf (every silhouette equal)") : shown(k.quality, 3))
+            << "\n";
+        if (k.left_out > 0) out << "  " << k.left_out << " combinations left out: their returns are not finite\n";
+        // The largest clusters, then the smaller index.
+        std::vector<std::size_t> order(k.clusters.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return k.clusters[a].members > k.clusters[b].members;
+        });
+        char line[256];
+        std::snprintf(line, sizeof line, "%9s  %10s  %14s  %10s\n", "cluster", "members", "representative", "sharpe");
+        out << line;
+        for (std::size_t i = 0; i < std::min<std::size_t>(order.size(), kMaxPrintedClusters); ++i) {
+            const TrialCluster& t = k.clusters[order[i]];
+            std::snprintf(line, sizeof line, "%9zu  %10llu  %14llu  %10s%s\n", order[i],
+                          static_cast<unsigned long long>(t.members),
+                          static_cast<unsigned long long>(space.combination_id(t.representative)),
+                          shown(c.representative_sharpe[order[i]] * annual, 3).c_str(),
+                          t.flat ? "  (returns without variance)" : "");
+            out << line;
+        }
+        if (order.size() > kMaxPrintedClusters) {
+            out << "  ... " << order.size() - kMaxPrintedClusters << " smaller clusters in the JSON\n";
+        }
+        out << "  variance of the representatives' sharpe "
+            << (c.trials.sharpe_variance_undefined != nullptr
+                    ? "undefined (" + std::string(c.trials.sharpe_variance_undefined) + ")"
+                    : format_significant(c.trials.sharpe_variance * bars_per_year) + " annualized")
+            << "; expected maximum by luck of " << k.clusters.size() << " trials "
+            << shown(c.trials.expected_max_sharpe * annual, 3, c.trials.expected_max_sharpe_undefined) << "\n";
+    }
     if (!v.deflated.empty()) {
         out << "\ndeflated sharpe of the top rows (" << v.trials << (v.trials == 1 ? " trial" : " trials")
             << "; variance of their sharpe "
@@ -183,20 +228,27 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
                     ? "undefined (" + std::string(v.sharpe_variance_undefined) + ")"
                     : format_significant(v.sharpe_variance * bars_per_year) + " annualized")
             << "; expected maximum by luck " << shown(v.expected_max_sharpe * annual, 3, v.expected_max_sharpe_undefined)
-            << "):\n";
+            << (v.clustered ? "; DSR(clusters) counts the clusters as the trials" : "") << "):\n";
         char line[256];
-        std::snprintf(line, sizeof line, "%10s  %10s  %9s  %9s  %7s  %7s\n", "id", "sharpe", "skewness", "kurtosis",
+        std::snprintf(line, sizeof line, "%10s  %10s  %9s  %9s  %7s  %7s", "id", "sharpe", "skewness", "kurtosis",
                       "PSR(0)", "DSR");
-        out << line;
+        out << line << (v.clustered ? "  cluster  DSR(clusters)\n" : "\n");
         std::string notes;
         for (const DeflatedRow& r : v.deflated) {
             const bool moments = r.moments.undefined == nullptr;
-            std::snprintf(line, sizeof line, "%10llu  %10s  %9s  %9s  %7s  %7s\n",
+            std::snprintf(line, sizeof line, "%10llu  %10s  %9s  %9s  %7s  %7s",
                           static_cast<unsigned long long>(r.combination_id), cell(r.moments.sharpe * annual, 3).c_str(),
                           moments ? cell(r.moments.skewness, 3).c_str() : "n/a",
                           moments ? cell(r.moments.kurtosis, 3).c_str() : "n/a", shown(r.psr, 3).c_str(),
                           shown(r.dsr, 3).c_str());
             out << line;
+            if (v.clustered) {
+                std::snprintf(line, sizeof line, "  %7s  %13s",
+                              r.cluster == kNoCluster ? "-" : std::to_string(r.cluster).c_str(),
+                              shown(r.clustered_dsr, 3).c_str());
+                out << line;
+            }
+            out << "\n";
             // The expected maximum's reason is said above, once.
             if (r.psr_undefined != nullptr) {
                 notes += "  id " + std::to_string(r.combination_id) + ": PSR and DSR undefined (" + r.psr_undefined + ")\n";
@@ -234,7 +286,45 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
         say_undefined(row, "psr", r.psr_undefined);
         row["dsr"] = number(r.dsr);
         say_undefined(row, "dsr", r.dsr_undefined);
+        if (v.clustered) {
+            row["cluster"] = r.cluster == kNoCluster ? nlohmann::json(nullptr) : nlohmann::json(r.cluster);
+            row["clustered_dsr"] = number(r.clustered_dsr);
+            say_undefined(row, "clustered_dsr", r.clustered_dsr_undefined);
+        }
         deflated.push_back(row);
+    }
+    if (v.clustered) {
+        const ClusteredTrials& c = *v.clustered;
+        std::vector<nlohmann::json> listed(c.clusters.clusters.size(), nlohmann::json::array());
+        for (std::uint64_t n = 0; n < c.clusters.cluster_of.size(); ++n) {
+            const std::uint32_t cluster = c.clusters.cluster_of[n];
+            if (cluster != kNoCluster && listed[cluster].size() < kMaxListedMembers) {
+                listed[cluster].push_back(space.combination_id(n));
+            }
+        }
+        nlohmann::ordered_json clusters = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < c.clusters.clusters.size(); ++i) {
+            const TrialCluster& t = c.clusters.clusters[i];
+            nlohmann::ordered_json cluster = {{"members", t.members},
+                                              {"representative", space.combination_id(t.representative)},
+                                              {"sharpe_annualized", number(c.representative_sharpe[i] * annual)}};
+            if (t.flat) cluster["returns_without_variance"] = true;
+            cluster["combination_ids"] = std::move(listed[i]);
+            clusters.push_back(cluster);
+        }
+        nlohmann::ordered_json effective = {{"method", "ONC"},
+                                            {"combinations", c.clusters.combinations},
+                                            {"sampled", c.clusters.sampled},
+                                            {"seed", v.seed},
+                                            {"left_out", c.clusters.left_out},
+                                            {"trials", c.clusters.clusters.size()},
+                                            {"silhouette_quality", number(c.clusters.quality)}};
+        effective["sharpe_variance_annualized"] = number(c.trials.sharpe_variance * bars_per_year);
+        say_undefined(effective, "sharpe_variance", c.trials.sharpe_variance_undefined);
+        effective["expected_max_sharpe_annualized"] = number(c.trials.expected_max_sharpe * annual);
+        say_undefined(effective, "expected_max_sharpe", c.trials.expected_max_sharpe_undefined);
+        effective["clusters"] = clusters;
+        doc["effective_trials"] = effective;
     }
     doc["deflated_sharpe"] = deflated;
     if (v.pbo) {
@@ -327,7 +417,7 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
                                       {"observations", s.observations},
                                       {"resamples", s.resamples},
                                       {"mean_block", s.mean_block},
-                                      {"seed", v.spa_seed},
+                                      {"seed", v.seed},
                                       {"size", s.size},
                                       {"combinations", s.combinations},
                                       {"left_out", s.left_out}};
@@ -347,6 +437,20 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
         spa["stepm_superior"] = {{"count", s.superior.size()}, {"combination_ids", superior}};
         doc["spa"] = spa;
     }
+    // Note [The verdict]
+    const Verdict verdict = decide_verdict(v);
+    nlohmann::ordered_json checks = nlohmann::ordered_json::array();
+    for (const VerdictCheck& c : verdict.checks) {
+        nlohmann::ordered_json check = {{"test", c.test}, {"ran", c.ran}};
+        if (c.ran) {
+            check["passed"] = c.passed;
+            check["value"] = number(c.value);
+        }
+        check["reading"] = c.reading;
+        checks.push_back(check);
+    }
+    doc["decision"] = decision_name(verdict.decision);
+    doc["checks"] = checks;
     doc["verdict"] = validation_verdict(v);
     out << doc.dump(2) << '\n';
 }

@@ -16,6 +16,10 @@ namespace btforge {
 // for every engine, so equal marks give equal streams.
 std::vector<double> returns_of_equity_marks(std::span<const double> marks, int n_marks, double initial_equity);
 
+// A run keeps its return streams for --spa, which resamples them, and for
+// --returns alone, which clusters them (Note [Effective number of trials]).
+inline bool keeps_return_streams(bool spa, int requested_parts) { return spa || requested_parts != -1; }
+
 // The parts of the window a return stream has: `requested` (--returns M),
 // or with -1 (not given) 256, or the window's bars when fewer.
 inline constexpr int kDefaultReturnParts = 256;

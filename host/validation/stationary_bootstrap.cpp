@@ -4,28 +4,11 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "host/validation/counter_random.h"
+
 namespace btforge {
 
 namespace {
-
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
-
-std::uint64_t splitmix64_finalize(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-// The high 64 bits of a * b (a device's __umul64hi).
-std::uint64_t high_product(std::uint64_t a, std::uint64_t b) {
-    const std::uint64_t a_lo = a & 0xFFFFFFFFull, a_hi = a >> 32;
-    const std::uint64_t b_lo = b & 0xFFFFFFFFull, b_hi = b >> 32;
-    const std::uint64_t lo_lo = a_lo * b_lo;
-    const std::uint64_t hi_lo = a_hi * b_lo;
-    const std::uint64_t lo_hi = a_lo * b_hi;
-    const std::uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFull) + lo_hi;
-    return a_hi * b_hi + (hi_lo >> 32) + (middle >> 32);
-}
 
 // Note [Stationary bootstrap]: the word at (resample, j).
 struct BootstrapWords {
@@ -33,10 +16,10 @@ struct BootstrapWords {
     std::uint64_t observations;
 
     std::uint64_t at(std::uint64_t resample, std::uint64_t j) const {
-        return splitmix64_finalize(seed_key + (resample * 2 * observations + j + 1) * kGolden);
+        return counter_draw(seed_key, resample * 2 * observations + j);
     }
     double uniform(std::uint64_t resample, std::uint64_t i) const {
-        return static_cast<double>(at(resample, 2 * i) >> 11) * 0x1p-53;
+        return uniform_of_draw(at(resample, 2 * i));
     }
     int position(std::uint64_t resample, std::uint64_t i) const {
         return static_cast<int>(high_product(at(resample, 2 * i + 1), observations));

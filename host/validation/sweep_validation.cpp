@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+#include <stdexcept>
+#include <tuple>
 
 #include "host/engine/rank_tier.h"
 #include "host/engine/worker_threads.h"
@@ -14,47 +15,19 @@ namespace btforge {
 
 namespace {
 
-std::string percent(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * x);
-    return text;
-}
-
-std::string fixed(double x, int digits) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", digits, x);
-    return text;
-}
-
 // Rows a worker scores at a time (run_tiles).
 constexpr std::uint64_t kRowTile = 4096;
 
-}  // namespace
-
-SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods, int threads) {
+// sweep_trials' fold: `count` trials whose whole-window Sharpe ratios are
+// `sharpe` (NaN: left out, its sums not finite), in a fixed order.
+SweepTrials trials_of_sharpe_ratios(std::uint64_t count, const std::vector<double>& sharpe,
+                                    const std::vector<unsigned char>& finite) {
     SweepTrials t;
-    const std::size_t width = static_cast<std::size_t>(n_periods);
-    if (width == 0 || periods.size() % width != 0) return t;
-    t.trials = periods.size() / width;
-    if (t.trials == 0) return t;
-    const std::uint32_t all = (std::uint32_t{1} << n_periods) - 1;
-    // Welford over every combination's whole-window Sharpe ratio (the same
-    // as sharpe_of_periods'), leaving out the sums that are not finite. The
-    // ratios are computed on `threads` (each row read once), the fold runs
-    // in ordinal order: the same bits for any thread count.
-    constexpr double kLeftOut = std::numeric_limits<double>::quiet_NaN();
-    std::vector<double> sharpe(t.trials);
-    std::vector<unsigned char> finite(t.trials);
-    run_tiles(threads, t.trials, kRowTile, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
-        for (std::uint64_t n = first; n < end; ++n) {
-            const ReturnMoments m = moments_of_periods(periods.subspan(n * width, width), all);
-            finite[n] = m.undefined == kNotFiniteReturns ? 0 : 1;
-            sharpe[n] = finite[n] != 0 ? m.sharpe : kLeftOut;
-        }
-    });
+    t.trials = count;
+    if (count == 0) return t;
     double mean = 0.0, m2 = 0.0;
     std::uint64_t counted = 0;
-    for (std::uint64_t n = 0; n < t.trials; ++n) {
+    for (std::size_t n = 0; n < sharpe.size(); ++n) {
         if (finite[n] == 0) continue;
         ++counted;
         const double delta = sharpe[n] - mean;
@@ -84,8 +57,55 @@ SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_period
     return t;
 }
 
+// A row's whole-window Sharpe ratio for the trials' variance, and whether
+// its sums are finite (the others are left out).
+std::pair<double, unsigned char> trial_sharpe(std::span<const PeriodStatistics> row, int n_periods) {
+    const ReturnMoments m = moments_of_periods(row, (std::uint32_t{1} << n_periods) - 1);
+    if (m.undefined == kNotFiniteReturns) return {std::numeric_limits<double>::quiet_NaN(), 0};
+    return {m.sharpe, 1};
+}
+
+}  // namespace
+
+SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods, int threads) {
+    const std::size_t width = static_cast<std::size_t>(n_periods);
+    if (width == 0 || periods.size() % width != 0) return SweepTrials{};
+    const std::uint64_t count = periods.size() / width;
+    // Welford over every combination's whole-window Sharpe ratio (the same
+    // as sharpe_of_periods'), leaving out the sums that are not finite. The
+    // ratios are computed on `threads` (each row read once), the fold runs
+    // in ordinal order: the same bits for any thread count.
+    std::vector<double> sharpe(count);
+    std::vector<unsigned char> finite(count);
+    run_tiles(threads, count, kRowTile, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
+        for (std::uint64_t n = first; n < end; ++n) {
+            std::tie(sharpe[n], finite[n]) = trial_sharpe(periods.subspan(n * width, width), n_periods);
+        }
+    });
+    return trials_of_sharpe_ratios(count, sharpe, finite);
+}
+
+ClusteredTrials clustered_trials(std::span<const PeriodStatistics> periods, int n_periods, TrialClusters clusters) {
+    const std::size_t width = static_cast<std::size_t>(n_periods);
+    ClusteredTrials c;
+    std::vector<unsigned char> finite;
+    for (const TrialCluster& cluster : clusters.clusters) {
+        const auto [ratio, is_finite] = trial_sharpe(periods.subspan(cluster.representative * width, width), n_periods);
+        c.representative_sharpe.push_back(ratio);
+        finite.push_back(is_finite);
+    }
+    c.trials = trials_of_sharpe_ratios(clusters.clusters.size(), c.representative_sharpe, finite);
+    if (clusters.clusters.empty()) {
+        c.trials.sharpe_variance = c.trials.expected_max_sharpe = std::numeric_limits<double>::quiet_NaN();
+        c.trials.sharpe_variance_undefined = c.trials.expected_max_sharpe_undefined =
+            "no combination has finite returns";
+    }
+    c.clusters = std::move(clusters);
+    return c;
+}
+
 DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods, const SweepTrials& trials,
-                        SweepRowRef ref) {
+                        SweepRowRef ref, const ClusteredTrials* clustered) {
     const std::size_t width = static_cast<std::size_t>(n_periods);
     DeflatedRow row;
     row.combination_id = ref.combination_id;
@@ -94,6 +114,14 @@ DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods
     row.dsr_undefined = row.psr_undefined != nullptr ? row.psr_undefined : trials.expected_max_sharpe_undefined;
     row.psr = probabilistic_sharpe_ratio(row.moments, 0.0);
     row.dsr = probabilistic_sharpe_ratio(row.moments, trials.expected_max_sharpe);
+    if (clustered != nullptr) {
+        row.clustered_dsr_undefined =
+            row.psr_undefined != nullptr ? row.psr_undefined : clustered->trials.expected_max_sharpe_undefined;
+        row.clustered_dsr = probabilistic_sharpe_ratio(row.moments, clustered->trials.expected_max_sharpe);
+        row.cluster = clustered->clusters.cluster_of[ref.ordinal];
+    } else {
+        row.clustered_dsr = std::numeric_limits<double>::quiet_NaN();
+    }
     return row;
 }
 
@@ -166,7 +194,21 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
     v.expected_max_sharpe = trials.expected_max_sharpe;
     v.sharpe_variance_undefined = trials.sharpe_variance_undefined;
     v.expected_max_sharpe_undefined = trials.expected_max_sharpe_undefined;
-    for (const SweepRowRef& row : request.top_rows) v.deflated.push_back(deflate_row(periods, request.n_periods, trials, row));
+    std::vector<double> streams;
+    if (request.return_parts > 0) {
+        streams = returns_of_equity_marks(request.equity_marks, request.return_parts, request.initial_equity);
+        v.seed = request.seed;
+        TrialClusterOptions options;
+        options.seed = request.seed;
+        options.threads = request.threads;
+        v.clustered = clustered_trials(
+            periods, request.n_periods,
+            cluster_trials(streams, streams.size() / static_cast<std::size_t>(request.return_parts),
+                           request.return_parts, options));
+    }
+    for (const SweepRowRef& row : request.top_rows) {
+        v.deflated.push_back(deflate_row(periods, request.n_periods, trials, row, v.clustered ? &*v.clustered : nullptr));
+    }
     if (request.walk_forward) {
         v.walk_forward = walk_forward(periods, request.n_periods, *request.walk_forward, request.score, request.threads);
     }
@@ -177,8 +219,9 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
     if (request.cpcv) v.cpcv = combinatorial_purged_cv(periods, request.n_periods, *request.cpcv, request.pbo_options);
     if (request.spa) {
         const StationaryBootstrapPlan& plan = *request.spa;
-        const std::vector<double> streams =
-            returns_of_equity_marks(request.equity_marks, plan.observations, request.initial_equity);
+        if (plan.observations != request.return_parts) {
+            throw std::invalid_argument("validate_sweep: the bootstrap's observations are not the return streams' parts");
+        }
         SpaOptions options;
         options.mean_block = plan.mean_block;
         options.size = request.spa_size;
@@ -188,93 +231,8 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
         v.spa = superior_predictive_ability(
             Differentials{streams, streams.size() / static_cast<std::size_t>(plan.observations), plan.observations},
             stationary_bootstrap_counts(plan), options);
-        v.spa_seed = plan.seed;
     }
     return v;
-}
-
-std::string validation_verdict(const SweepValidation& v) {
-    std::string text;
-    if (v.pbo && !v.pbo->cancelled) {
-        const OverfittingReport& p = *v.pbo;
-        if (p.undefined != nullptr) {
-            text += "The probability of backtest overfitting is undefined (" + std::string(p.undefined) +
-                    "): no split of the " + std::to_string(p.periods) + " periods in half ranks anything. ";
-        } else {
-            const std::string splits = std::to_string(p.informative_splits) + " ways to split the " +
-                                       std::to_string(p.periods) + " periods in half";
-            const std::string others =
-                p.informative_splits == p.splits.size()
-                    ? ""
-                    : " that rank anything (in the other " + std::to_string(p.splits.size() - p.informative_splits) +
-                          ", every combination ties in one half)";
-            text += "Probability of backtest overfitting " + fixed(p.pbo, 2) + ": in " + percent(p.pbo) + " of the " +
-                    splits + others + ", the best combination of one half ranked at or below the median in the other. ";
-            if (p.pbo >= 0.5) {
-                text += "Picking the in-sample winner is no better than picking at random: the ranking is most "
-                        "likely overfit. ";
-            } else if (p.pbo >= 0.2) {
-                text += "The ranking carries some information, but an in-sample winner often disappoints: prefer "
-                        "parameter regions that rank well throughout over the single best row. ";
-            } else {
-                text += "In-sample winners tend to stay above the median out of sample. ";
-            }
-            text += "An out-of-sample loss followed in " + percent(p.probability_of_loss) + " of the splits. ";
-        }
-    }
-    if (!v.deflated.empty()) {
-        const DeflatedRow& best = v.deflated.front();
-        if (best.dsr_undefined != nullptr) {
-            text += "The best row's deflated Sharpe ratio is undefined (" + std::string(best.dsr_undefined) + ").";
-        } else if (v.trials == 1) {
-            text += "With one trial nothing was selected: the row's deflated Sharpe ratio is its PSR(0), " +
-                    fixed(best.dsr, 2) + (best.dsr >= 0.95 ? ", significant at 95%." : ", not significant at 95%.");
-        } else {
-            text += "The best row's deflated Sharpe ratio is " + fixed(best.dsr, 2) + " (" +
-                    std::to_string(v.trials) + " trials): ";
-            text += best.dsr >= 0.95 ? "its Sharpe ratio is significant at 95% even against the best of that many "
-                                       "trials by luck."
-                                     : "not significant at 95%: the best of that many trials, their Sharpe ratios as "
-                                       "spread as these, would reach it by luck (the deflated Sharpe ratio counts "
-                                       "the spread as luck).";
-        }
-    }
-    if (v.walk_forward) {
-        const WalkForwardReport& w = *v.walk_forward;
-        text += " Walk-forward (" + describe_walk_forward(w.plan) + "): ";
-        const bool selected = std::any_of(w.steps.begin(), w.steps.end(),
-                                          [](const WalkForwardStep& s) { return s.selection_undefined == nullptr; });
-        if (selected) {
-            text += "re-optimizing at every step and trading the next period returned ";
-        } else {
-            text += "no step selected anything (" + std::string(w.efficiency_undefined) +
-                    "), so the stitched path is the first combination's own out-of-sample periods, which returned ";
-        }
-        text += fixed(100.0 * w.stitched_return, 2) + "% over " + std::to_string(w.steps.size()) +
-                " out-of-sample periods";
-        if (std::isfinite(w.efficiency)) text += ", an efficiency of " + fixed(w.efficiency, 2);
-        text += ".";
-    }
-    if (v.spa && !v.spa->cancelled) {
-        const SpaReport& s = *v.spa;
-        text += " Against holding cash, over every combination's returns in " + std::to_string(s.observations) +
-                " parts of the window: ";
-        if (s.undefined != nullptr) {
-            text += "the Reality Check and SPA are undefined (" + std::string(s.undefined) + ").";
-        } else {
-            text += "Reality Check p-value " + fixed(s.pvalue_upper, 3) + ", SPA p-value " +
-                    fixed(s.pvalue_consistent, 3) + " (" + std::to_string(s.resamples) + " resamples). ";
-            text += s.pvalue_consistent < s.size
-                        ? "The best return is unlikely to be what searching " + std::to_string(s.combinations) +
-                              " combinations finds by luck. "
-                        : "The best return is within what searching " + std::to_string(s.combinations) +
-                              " combinations finds by luck. ";
-            text += "StepM names " + std::to_string(s.superior.size()) +
-                    (s.superior.size() == 1 ? " combination" : " combinations") + " that beat cash at a family-wise "
-                    "error rate of " + percent(s.size) + ".";
-        }
-    }
-    return text;
 }
 
 }  // namespace btforge

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/validation/backtest_overfitting.h"
+#include "host/validation/effective_trials.h"
 #include "host/validation/purged_cross_validation.h"
 #include "host/validation/sharpe_statistics.h"
 #include "host/validation/superior_predictive_ability.h"
@@ -30,11 +31,17 @@ namespace btforge {
 //   - the combinatorial purged cross-validation: the distribution of the
 //     out-of-sample Sharpe ratio of the selection over its paths (Note
 //     [Combinatorial purged cross-validation]);
+//   - with return streams kept, the effective number of trials: the
+//     combinations clustered by their return streams (Note [Effective
+//     number of trials]), and beside each top row's DSR its clustered DSR,
+//     whose trials are the clusters and whose variance is that of the
+//     clusters' representatives' Sharpe ratios (each from its period power
+//     sums, as every row's); the verdict reads the clustered one;
 //   - White's Reality Check, Hansen's SPA and Romano-Wolf's StepM over
 //     every combination's return stream, from its equity marks rather than
 //     its periods (Note [Return streams from equity marks], Note [Reality
 //     Check, SPA and StepM]), against a flat benchmark;
-//   - a verdict in words.
+//   - one verdict (Note [The verdict], sweep_verdict.h).
 // What a degenerate input leaves undefined is said, not computed: Note
 // [Undefined statistics]. The marking of rows with few trades (Note [Rows
 // with few trades]) does not reach any of it: every combination is a trial
@@ -53,6 +60,11 @@ struct DeflatedRow {
     double dsr = 0.0;       // PSR against the expected maximum of the trials
     const char* psr_undefined = nullptr;  // Note [Undefined statistics]
     const char* dsr_undefined = nullptr;
+    // Against the expected maximum of the clusters (NaN without return
+    // streams: SweepValidation::clustered) and the row's cluster.
+    double clustered_dsr = 0.0;
+    const char* clustered_dsr_undefined = nullptr;
+    std::uint32_t cluster = kNoCluster;
 };
 
 // The trials of a sweep for the deflated Sharpe ratio: how many, the
@@ -70,6 +82,15 @@ struct SweepTrials {
     const char* expected_max_sharpe_undefined = nullptr;
 };
 
+// The trials as clusters of return streams: the clusters, their
+// representatives' whole-window Sharpe ratios (per bar; NaN where the sums
+// are not finite), and the trials they make for the DSR.
+struct ClusteredTrials {
+    TrialClusters clusters;
+    std::vector<double> representative_sharpe;
+    SweepTrials trials;
+};
+
 struct SweepValidation {
     int n_periods = 0;
     std::uint64_t trials = 0;
@@ -78,11 +99,12 @@ struct SweepValidation {
     const char* sharpe_variance_undefined = nullptr;  // as SweepTrials'
     const char* expected_max_sharpe_undefined = nullptr;
     std::vector<DeflatedRow> deflated;
+    std::optional<ClusteredTrials> clustered;
     std::optional<OverfittingReport> pbo;
     std::optional<WalkForwardReport> walk_forward;
     std::optional<PurgedCvReport> cpcv;
     std::optional<SpaReport> spa;  // superior indices are ordinals (run order)
-    std::uint64_t spa_seed = 0;
+    std::uint64_t seed = 0;  // of the clusters' sample and the bootstrap (--spa-seed)
 
     // A scan of every combination (the CSCV's or the CPCV's) was stopped.
     bool cancelled() const {
@@ -96,13 +118,17 @@ struct ValidationRequest {
     std::optional<WalkForwardPlan> walk_forward;
     WalkForwardScore score = WalkForwardScore::Sharpe;
     std::optional<PurgedCvPlan> cpcv;
-    // Note [Reality Check, SPA and StepM]: the bootstrap (its observations
-    // are equity_marks' per combination), the size of StepM, the marks in
-    // run order and the initial equity they start from.
-    std::optional<StationaryBootstrapPlan> spa;
-    double spa_size = 0.05;
+    // Note [Return streams from equity marks]: return_parts marks per
+    // combination in run order (0: none kept) and the initial equity they
+    // start from; with them the trials are clustered (Note [Effective number
+    // of trials], from seed), and with a bootstrap (its observations
+    // return_parts) the Reality Check, SPA and StepM at size spa_size.
+    int return_parts = 0;
     std::span<const double> equity_marks;
     double initial_equity = 0.0;
+    std::uint64_t seed = 0;
+    std::optional<StationaryBootstrapPlan> spa;
+    double spa_size = 0.05;
     std::vector<SweepRowRef> top_rows;  // rows to deflate, best first
     OverfittingOptions pbo_options;  // also the CPCV's (its scan counts each combination once more)
     int threads = 1;  // of the trials and the walk-forward (the CSCV's: pbo_options.threads)
@@ -118,9 +144,14 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
 // for any number.
 SweepTrials sweep_trials(std::span<const PeriodStatistics> periods, int n_periods, int threads = 1);
 
-// The deflated Sharpe ratio of row `ordinal` against `trials`.
+// The trials of the clusters: their count and their representatives' Sharpe
+// ratios, folded as sweep_trials' of every combination.
+ClusteredTrials clustered_trials(std::span<const PeriodStatistics> periods, int n_periods, TrialClusters clusters);
+
+// The deflated Sharpe ratio of row `ordinal` against `trials`, and against
+// `clustered` when given.
 DeflatedRow deflate_row(std::span<const PeriodStatistics> periods, int n_periods, const SweepTrials& trials,
-                        SweepRowRef row);
+                        SweepRowRef row, const ClusteredTrials* clustered = nullptr);
 
 // --rank-by dsr: the ordinals of the `top_n` rows of highest deflated Sharpe
 // ratio, best first, by its z statistic (probabilistic_sharpe_statistic:
@@ -136,9 +167,5 @@ std::vector<SweepRowRef> rank_by_deflated_sharpe(std::span<const PeriodStatistic
                                                  const std::function<std::uint64_t(std::uint64_t)>& combination_id,
                                                  int threads = 1,
                                                  const std::function<bool(std::uint64_t)>& ranked = {});
-
-// One paragraph a user can act on: how likely the ranking is overfit, and
-// whether the best row's Sharpe ratio survives deflation.
-std::string validation_verdict(const SweepValidation& validation);
 
 }  // namespace btforge

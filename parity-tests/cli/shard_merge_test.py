@@ -67,6 +67,12 @@ class ShardMergeTest(unittest.TestCase):
         self.assert_same_as_one_process([*PARAMS, *VALIDATION, "--top", "10", "--backend", "cpu"], 3,
                                         ("csv", "validation.json", "walkforward.csv"))
 
+    def test_return_streams_alone_cluster_the_union(self):
+        # --returns without --spa: the shards carry the marks and the merge
+        # clusters the union (Note [Effective number of trials]).
+        self.assert_same_as_one_process([*PARAMS, "--returns", "40", "--top", "10", "--backend", "cpu"], 3,
+                                        ("csv", "validation.json"))
+
     def test_uneven_and_more_shards_than_combinations_need(self):
         for n in (5, 40):
             with self.subTest(shards=n):
@@ -329,10 +335,12 @@ class ShardFileTest(unittest.TestCase):
                                  "1..1000 (the window's bars), got 5000",))
         self.edited("p0.shard", lambda s: s.header["identity"].update(spa="0"), "zero.shard")
         self.merge_refused("zero.shard", "p1.shard", says=("zero.shard: bad-shard-header: its header's /identity/spa",))
+        # --returns alone keeps marks too: an identity that says so over a
+        # shard without them is refused.
         self.edited("s0.shard", lambda s: s.header["identity"].update(returns=10), "alone.shard")
         self.merge_refused("alone.shard", "s1.shard",
-                           says=("alone.shard: bad-shard-header: its header's /identity/returns: expected -1 without "
-                                 "--spa, got 10",))
+                           says=("alone.shard: inconsistent-shard: its marks section holds 0 equity marks (0 bytes); "
+                                 "its shard 0/2 has 3 combinations, each of 10 equity marks (--spa, --returns)",))
 
     def test_a_forged_count_costs_nothing(self):
         # A section that says 2^64-1 bytes; a run of 2^64-1 shards. Under a

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,8 @@ class ValidationTest(unittest.TestCase):
         self.assertAlmostEqual(doc["walk_forward"]["stitched_return"], growth - 1.0, delta=1e-12)
         self.assertIn("walk-forward rolling:4", p.stdout)
         self.assertIn("probability of backtest overfitting (CSCV, 70 splits of 8 periods", p.stdout)
-        self.assertIn("verdict: Probability of backtest overfitting", p.stdout)
+        # Note [The verdict]: the decision first, then each test in words.
+        self.assertRegex(p.stdout, r"verdict: (No evidence of an edge|Undecided): .*Probability of backtest overfitting")
         self.assertEqual(len(doc["pbo"]["logits"]), 70)
         self.assertTrue(0.0 <= doc["pbo"]["pbo"] <= 1.0)
 
@@ -246,6 +248,109 @@ class ValidationTest(unittest.TestCase):
         self.assertIn("combinatorial purged cross-validation (28 splits testing 2 of 8 periods, an embargo of 1 "
                       "on each side; 7 out-of-sample paths", p.stdout)
 
+    def replayed_streams(self, parts):
+        # Every combination's equity curve replayed on the reference, read at
+        # the end of each of M parts (Note [Equity marks]), made returns.
+        streams = []
+        for c in range(64):
+            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, "-c", str(c), *MARKET,
+                         "--trades", self.path("t.csv"), "--equity", self.path("e.csv"))
+            curve = [float(e["equity"]) for e in read_csv(self.path("e.csv"))]
+            previous, stream = 10000.0, []
+            for i in range(parts):
+                mark = curve[(i + 1) * len(curve) // parts - 1]
+                stream.append(mark / previous - 1.0 if previous > 0.0 else 0.0)
+                previous = mark
+            streams.append(stream)
+        return streams
+
+    def test_effective_trials_are_a_clustering_of_the_replayed_return_streams(self):
+        # Note [Effective number of trials] end to end, against the replayed
+        # streams: the clusters partition the combinations; ONC's sample is
+        # every distinct stream (64 < 1024); the reported silhouette quality
+        # is Rousseeuw's silhouettes of that partition with ONC's distance
+        # sqrt((1 - rho) / 2), computed here from numpy's correlations; every
+        # stream is nearest its own cluster's mean and each representative
+        # is its cluster's member nearest the mean; the clustered expected
+        # maximum is the formula of Bailey and López de Prado over the
+        # representatives' Sharpe ratios.
+        import numpy as np
+        parts = 40
+        self.sweep("res", "--returns", str(parts), "--periods", "8", "--top", "5")
+        with open(self.path("res.validation.json")) as f:
+            doc = json.load(f)
+        effective = doc["effective_trials"]
+        streams = np.array(self.replayed_streams(parts))
+        flat = [bool(np.all(s == s[0])) for s in streams]
+        distinct = {tuple(s) for s, f in zip(streams, flat) if not f}
+        self.assertEqual(effective["sampled"], len(distinct))
+        self.assertEqual(effective["left_out"], 0)
+        clusters = effective["clusters"]
+        self.assertEqual(effective["trials"], len(clusters))
+        label = {}
+        for k, c in enumerate(clusters):
+            self.assertEqual(c["members"], len(c["combination_ids"]))
+            self.assertIn(c["representative"], c["combination_ids"])
+            for n in c["combination_ids"]:
+                self.assertNotIn(n, label)
+                label[n] = k
+            self.assertEqual(c.get("returns_without_variance", False), all(flat[n] for n in c["combination_ids"]))
+        self.assertEqual(sorted(label), list(range(64)))
+        varying = [n for n in range(64) if not flat[n]]
+        centred = streams - streams.mean(axis=1, keepdims=True)
+        unit = {n: centred[n] / np.linalg.norm(centred[n]) for n in varying}
+        # The sample: the first combination of each distinct stream.
+        first = {}
+        for n in varying:
+            first.setdefault(tuple(streams[n]), n)
+        sample = sorted(first.values())
+        labels = np.array([label[n] for n in sample])
+        rho = np.corrcoef(np.array([streams[n] for n in sample]))
+        distance = np.sqrt(np.clip((1.0 - rho) / 2.0, 0.0, None))
+        silhouettes = []
+        for i in range(len(sample)):
+            own = labels == labels[i]
+            if own.sum() < 2:
+                silhouettes.append(0.0)
+                continue
+            a = distance[i][own].sum() / (own.sum() - 1)
+            b = min(distance[i][labels == k].mean() for k in set(labels) if k != labels[i])
+            silhouettes.append((b - a) / max(a, b))
+        silhouettes = np.array(silhouettes)
+        quality = silhouettes.mean() / silhouettes.std()
+        # numpy's correlations and btforge's dot products of unit streams round
+        # apart, and sqrt(1 - rho) magnifies it for close streams: 1e-7.
+        self.assertAlmostEqual(effective["silhouette_quality"], quality, delta=1e-7 * abs(quality))
+        means = {k: np.mean([unit[n] for n in sample if label[n] == k], axis=0) for k in set(labels)}
+        for n in varying:
+            d = {k: float(np.sum((unit[n] - m) ** 2)) for k, m in means.items()}
+            self.assertLessEqual(d[label[n]], min(d.values()) + 1e-12, n)
+        for k, c in enumerate(clusters):
+            if k in means:
+                nearest = min(c["combination_ids"], key=lambda n: (float(np.sum((unit[n] - means[k]) ** 2)), n))
+                self.assertEqual(c["representative"], nearest)
+        sharpes = [c["sharpe_annualized"] for c in clusters]
+        variance = float(np.var(sharpes, ddof=1))
+        self.assertAlmostEqual(effective["sharpe_variance_annualized"], variance, delta=1e-9 * variance)
+        gamma, trials = 0.5772156649015329, len(clusters)
+        normal = statistics.NormalDist()
+        expected = math.sqrt(variance) * ((1 - gamma) * normal.inv_cdf(1 - 1 / trials) +
+                                          gamma * normal.inv_cdf(1 - 1 / (trials * math.e)))
+        self.assertAlmostEqual(effective["expected_max_sharpe_annualized"], expected, delta=1e-9 * abs(expected))
+        # The fewer, less spread trials expect a lower maximum by luck: each
+        # row's clustered DSR is at least its naive one.
+        self.assertLess(effective["expected_max_sharpe_annualized"], doc["expected_max_sharpe_annualized"])
+        for row in doc["deflated_sharpe"]:
+            self.assertGreaterEqual(row["clustered_dsr"], row["dsr"])
+            self.assertEqual(row["cluster"], label[row["combination_id"]])
+        # Without --spa, --pbo and --cpcv the verdict is undecided (or, when
+        # the clustered DSR fails, no evidence) and says what it needs.
+        dsr = doc["checks"][1]
+        self.assertEqual(doc["decision"], "undecided" if dsr["passed"] else "no evidence of an edge")
+        self.assertEqual(dsr["value"], doc["deflated_sharpe"][0]["clustered_dsr"])
+        self.assertEqual([c["test"] for c in doc["checks"]], ["pbo", "clustered_dsr", "spa", "cpcv"])
+        self.assertEqual([c["ran"] for c in doc["checks"]], [False, True, False, False])
+
     def test_spa_is_arch_on_the_replayed_return_streams(self):
         # Note [Reality Check, SPA and StepM] end to end: every combination's
         # equity curve replayed on the reference, read at the end of each of
@@ -264,17 +369,7 @@ class ValidationTest(unittest.TestCase):
         block = math.isqrt(parts)
         self.assertEqual((spa["observations"], spa["resamples"], spa["mean_block"], spa["seed"]),
                          (parts, resamples, block, seed))
-        streams = []
-        for c in range(64):
-            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, "-c", str(c), *MARKET,
-                         "--trades", self.path("t.csv"), "--equity", self.path("e.csv"))
-            curve = [float(e["equity"]) for e in read_csv(self.path("e.csv"))]
-            previous, stream = 10000.0, []
-            for i in range(parts):
-                mark = curve[(i + 1) * len(curve) // parts - 1]
-                stream.append(mark / previous - 1.0 if previous > 0.0 else 0.0)
-                previous = mark
-            streams.append(stream)
+        streams = self.replayed_streams(parts)
         returns = np.array(streams).T  # T x K
         positions = [stationary_bootstrap_positions(parts, block, seed, b) for b in range(resamples)]
 
@@ -328,7 +423,8 @@ class ValidationTest(unittest.TestCase):
             (["--pbo", "--pbo-backend", "gpu"], "--pbo-backend must be auto, cpu or cuda, got 'gpu'"),
             (["--spa", "0"], "--spa: expected B or B:L (B resamples >= 1, L mean block length >= 1), got '0'"),
             (["--spa", "100:0.5"], "--spa: the mean block length L must be a number >= 1, got '0.5'"),
-            (["--returns", "30"], "--returns sets the return streams of --spa; give --spa too"),
+            (["--returns", "0"], "--returns must be 1 or more parts of the window, got 0"),
+            (["--returns", "30", "--periods", "0"], "--returns reports in the validation, which --periods 0 turns off"),
             (["--spa", "--returns", "0"], "--returns must be 1 or more parts of the window, got 0"),
             (["--spa", "--returns", "4001"], "--returns 4001 needs at least that many bars; the window has 4000"),
             (["--spa", "--spa-size", "1"], "--spa-size must be in (0, 1), got 1"),

@@ -176,11 +176,16 @@ def sweep(
     periods, pbo, walk_forward, cpcv: out-of-sample evidence
         (docs/VALIDATION.md): ``walk_forward="rolling:4"``, ``pbo=True``,
         ``cpcv="2:1"`` (K test periods, an embargo of E on each side).
-    spa, returns, spa_seed, spa_size: White's Reality Check, Hansen's SPA
-        and Romano-Wolf's StepM against cash over every combination's
-        return stream (``spa="1000"`` resamples, or ``"1000:8"`` with a mean
-        block of 8; ``returns`` parts of the window, default 256);
-        ``result.validation["spa"]`` has the p-values and StepM's set.
+    returns: keep every combination's return stream over that many parts
+        of the window: the trials are clustered by them (ONC), and
+        ``result.validation["effective_trials"]`` and each deflated row's
+        ``clustered_dsr`` count the clusters as the trials.
+    spa, spa_seed, spa_size: White's Reality Check, Hansen's SPA and
+        Romano-Wolf's StepM against cash over every combination's return
+        stream (``spa="1000"`` resamples, or ``"1000:8"`` with a mean block
+        of 8; ``returns`` default 256); ``result.validation["spa"]`` has the
+        p-values and StepM's set. ``spa_seed`` also seeds the clusters'
+        sample.
     start, end: the window ``start <= time < end`` (``--from``/``--to``).
     initial_equity, maker_fee, taker_fee, slippage, margin_mode: the account.
     progress: show progress in a notebook or on a terminal.
@@ -210,9 +215,11 @@ def sweep(
     if cpcv is not None:
         options["cpcv"] = cpcv
     if spa is not None:
-        options.update({"spa": spa, "spa_seed": int(spa_seed), "spa_size": float(spa_size)})
+        options.update({"spa": spa, "spa_size": float(spa_size)})
     if returns is not None:
         options["returns"] = int(returns)
+    if spa is not None or returns is not None:
+        options["spa_seed"] = int(spa_seed)
     if devices is not None:
         options["devices"] = devices
     if all_rows:

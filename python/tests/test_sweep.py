@@ -72,6 +72,22 @@ def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
     spa = result.validation["spa"]
     assert (spa["observations"], spa["resamples"], spa["mean_block"], spa["seed"]) == (48, 300, 4.0, 3)
     assert 0.0 <= spa["spa_pvalue"] <= spa["reality_check_pvalue"] <= 1.0
+    # Note [Effective number of trials], Note [The verdict]: all four tests ran.
+    effective = result.validation["effective_trials"]
+    assert sum(c["members"] for c in effective["clusters"]) + effective["left_out"] == 36
+    assert result.validation["decision"] in ("evidence of an edge", "no evidence of an edge")
+    assert [c["ran"] for c in result.validation["checks"]] == [True] * 4
+
+
+def test_returns_alone_cluster_the_trials_as_the_cli(run_cli, tmp_path):
+    market = btforge.Market.synthetic(bars=BARS)
+    result = btforge.sweep(market, params=PARAMS, returns=32, spa_seed=5, threads=2, backend="cpu", progress=False)
+    run_cli("sweep", *SYNTH, *cli_params(), "--returns", "32", "--spa-seed", "5", "--threads", "2", "--backend", "cpu",
+            "-o", "r")
+    ours = dict(result.validation)
+    ours.pop("text")
+    assert ours == json.loads((tmp_path / "r.validation.json").read_text())
+    assert ours["effective_trials"]["seed"] == 5 and "spa" not in ours
 
 
 def test_min_trades_equals_the_cli(run_cli, tmp_path):

@@ -9,6 +9,7 @@
 
 #include "host/validation/period_performance.h"
 #include "host/validation/sweep_validation.h"
+#include "host/validation/sweep_verdict.h"
 #include "host/validation/tests/period_of_returns.h"
 
 namespace btforge {

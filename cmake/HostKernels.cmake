@@ -1,6 +1,7 @@
 # The kernels host code launches besides the generated strategy kernels, one
 # .cu under host/cuda/kernels/ each: the top-N selection (Note [Top N on the
-# device]) and the CSCV scans (Note [CSCV scan on the device]). Each is built
+# device]), the CSCV scans (Note [CSCV scan on the device]) and the SPA's
+# bootstrap passes (Note [Bootstrap maxima on the device]). Each is built
 # into a fatbin with the strategy kernels' nvcc flags and architectures
 # (spec/generator.json, cmake/CompileFatbin.cmake) and embedded in
 # btforge_cuda as a function returning its bytes. Without nvcc the function
@@ -111,3 +112,8 @@ btforge_embed_host_kernel(STEM backtest_overfitting ACCESSOR embedded_backtest_o
   HEADER host/cuda/backtest_overfitting_device.h
   DEPENDS ${PROJECT_SOURCE_DIR}/host/validation/cscv_split.h)
 target_sources(btforge_cuda PRIVATE backtest_overfitting_device.cpp)
+
+# Note [Bootstrap maxima on the device].
+btforge_embed_host_kernel(STEM bootstrap_maxima ACCESSOR embedded_bootstrap_maxima_image
+  HEADER host/cuda/bootstrap_maxima_device.h)
+target_sources(btforge_cuda PRIVATE bootstrap_maxima_device.cpp)

@@ -9,6 +9,7 @@
 #include "host/backends/emu/emu_indicators.h"
 #include "host/backends/kernel_variant.h"
 #include "host/cuda/backtest_overfitting_device.h"
+#include "host/cuda/bootstrap_maxima_device.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
 #include "host/cuda/cuda_devices.h"
@@ -158,6 +159,7 @@ ResolvedBackend make_cuda(const BackendChoice& c, const std::string&, int, const
         };
     }
     if (!cuda::embedded_backtest_overfitting_image().empty()) r.overfitting = overfitting_on_device(driver, first_device);
+    if (!cuda::embedded_bootstrap_maxima_image().empty()) r.bootstrap = cuda::bootstrap_scan_on_device(driver, first_device);
     std::shared_ptr<cuda::CudaSweepStats> stats = r.cuda_stats;
     r.run = [driver, stats, options, devices, contexts, notice](const SweepJob& job, const SweepOptions& sweep) {
         // What is left of the contexts' creation belongs to this sweep's time.
@@ -279,7 +281,9 @@ OverfittingBackend resolve_overfitting_backend(const std::string& pbo_backend, c
         r.fallback = why;
         return r;
     }
-    r.run = overfitting_on_device(driver, chosen_devices(gpus, static_cast<int>(cuda::list_devices(*driver).size())).front());
+    const int device = chosen_devices(gpus, static_cast<int>(cuda::list_devices(*driver).size())).front();
+    r.run = overfitting_on_device(driver, device);
+    if (!cuda::embedded_bootstrap_maxima_image().empty()) r.bootstrap = cuda::bootstrap_scan_on_device(driver, device);
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include "host/app/thread_count.h"
 #include "host/engine/cpu_sweep.h"
 #include "host/validation/backtest_overfitting.h"
+#include "host/validation/superior_predictive_ability.h"
 
 namespace btforge {
 
@@ -61,6 +62,8 @@ struct ResolvedBackend {
     // Set when the backend runs the CSCV scans itself (Note [CSCV scan on
     // the device]): cuda with the embedded kernels, on the first device.
     std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)> overfitting;
+    // Likewise the SPA's bootstrap passes (Note [Bootstrap maxima on the device]).
+    BootstrapScanFactory bootstrap;
     std::shared_ptr<cuda::CudaDriver> driver;        // cuda only
     std::shared_ptr<cuda::CudaSweepStats> cuda_stats;  // cuda only: filled by each run
     // cuda only: the devices' contexts, being created since resolution
@@ -115,6 +118,9 @@ ResolvedBackend resolve_backend(const BackendChoice& choice, const std::string& 
 struct OverfittingBackend {
     // Unset: probability_of_backtest_overfitting on the CPU.
     std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)> run;
+    // The SPA's bootstrap passes on the same GPU (Note [Bootstrap maxima on
+    // the device]); unset: on the CPU.
+    BootstrapScanFactory bootstrap;
     std::string fallback;  // auto without a usable GPU: why, for the caller to say
 };
 

@@ -109,7 +109,8 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
             ids.push_back(merged->top[i].combination_id);
         }
         const auto validation_started = std::chrono::steady_clock::now();
-        merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run, hooks,
+        merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run,
+                                           cscv.bootstrap, hooks,
                                            SweepEquityMarks{marks, marks_per_combination,
                                                             head.run.account.initial_equity});
         merged->validation_seconds = seconds_since(validation_started);

@@ -183,7 +183,8 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
                               std::uint64_t combinations, std::vector<SweepRowRef> top_rows,
                               const std::function<OverfittingReport(std::span<const PeriodStatistics>, int,
                                                                     const OverfittingOptions&)>& overfitting,
-                              const SweepHooks& hooks, const SweepEquityMarks& marks) {
+                              const BootstrapScanFactory& bootstrap, const SweepHooks& hooks,
+                              const SweepEquityMarks& marks) {
     const SweepRequest& r = checked.request;
     SweepProgress local_progress;
     SweepProgress& progress = hooks.progress != nullptr ? *hooks.progress : local_progress;
@@ -219,6 +220,7 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
     validation.pbo_options.scanned = &progress.done;
     validation.pbo_options.cancel = hooks.cancel;
     validation.overfitting = overfitting;
+    validation.bootstrap = bootstrap;
     // The scans of every combination: the CSCV's two, the CPCV's one.
     const bool scans = r.pbo || checked.cpcv_plan.has_value() || checked.spa_plan.has_value();
     if (scans) {
@@ -396,7 +398,8 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
             SweepHooks validation_hooks = hooks;
             validation_hooks.progress = &progress;
             run->validation = validate_rows(checked, outcome.periods, outcome.combinations, std::move(top_rows),
-                                            r.pbo_backend != "cpu" ? backend.overfitting : nullptr, validation_hooks,
+                                            r.pbo_backend != "cpu" ? backend.overfitting : nullptr,
+                                            r.pbo_backend != "cpu" ? backend.bootstrap : nullptr, validation_hooks,
                                             SweepEquityMarks{outcome.equity_marks, equity_marks,
                                                              job.account.initial_equity});
         }

@@ -210,7 +210,8 @@ SweepValidation validate_rows(const CheckedSweepRequest& request, std::span<cons
                               std::uint64_t combinations, std::vector<SweepRowRef> top_rows,
                               const std::function<OverfittingReport(std::span<const PeriodStatistics>, int,
                                                                     const OverfittingOptions&)>& overfitting,
-                              const SweepHooks& hooks, const SweepEquityMarks& marks = {});
+                              const BootstrapScanFactory& bootstrap, const SweepHooks& hooks,
+                              const SweepEquityMarks& marks = {});
 
 // Where each of `ids` ran in `space` (its ordinal: the index of its period
 // statistics).

@@ -18,9 +18,10 @@ int run_merge_command(const std::vector<std::string>& args) {
         ("threads,j", po::value(&request.threads)->default_value(request.threads),
          "threads of the validation (0: every CPU this process may run on)")
         ("pbo-backend", po::value(&request.pbo_backend)->default_value(request.pbo_backend)->value_name("auto|cpu|cuda"),
-         "where the CSCV of a --pbo run runs: auto is a GPU of this machine when usable, else every core (the same "
-         "numbers, bit for bit)")
-        ("device", po::value(&gpu.device)->default_value(gpu.device), "GPU ordinal of the CSCV (see btforge devices)");
+         "where the CSCV of a --pbo run and the SPA's bootstrap of a --spa run run: auto is a GPU of this machine "
+         "when usable, else every core (the same numbers, bit for bit)")
+        ("device", po::value(&gpu.device)->default_value(gpu.device),
+         "GPU ordinal of the CSCV and the bootstrap (see btforge devices)");
     if (!parse_command_line(args,
                             "Usage: btforge merge SHARD... [-o OUTPUT]\n"
                             "Puts the shards of one `btforge sweep --shard i/N` run together and writes what one\n"

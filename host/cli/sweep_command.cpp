@@ -41,7 +41,8 @@ int run_sweep_command(const std::vector<std::string>& args) {
         ("pbo", po::bool_switch(&request.pbo),
          "probability of backtest overfitting over every combination (CSCV, all C(S, S/2) splits; S even)")
         ("pbo-backend", po::value(&request.pbo_backend)->default_value(request.pbo_backend)->value_name("auto|cpu|cuda"),
-         "where the CSCV runs: auto is the GPU of a cuda sweep (the same numbers, bit for bit), else every core")
+         "where the CSCV and the SPA's bootstrap run: auto is the GPU of a cuda sweep (the same numbers, bit for "
+         "bit), else every core")
         ("walk-forward", po::value(&request.walk_forward)->value_name("PLAN"),
          "anchored[:K] or rolling:K: pick the best combination in K periods (by --rank-by: sharpe, sortino or "
          "total_return), trade the next period, repeat; writes OUTPUT.walkforward.csv")

@@ -122,17 +122,10 @@ OverfittingReport probability_of_backtest_overfitting_on_device(const CudaDriver
     CUdevice device = 0;
     driver.check(api.cuDeviceGet(&device, device_index), "opening device " + std::to_string(device_index));
     PrimaryContext context(driver, device);
-    const EmbeddedKernelBuild& build = embedded_kernel_build();
-    ModuleSource source;
-    source.origin = "the embedded CSCV kernels";
-    source.kind = KernelImageKind::fatbin;
-    source.cuda_version = build.cuda_version;
-    source.architectures = build.architectures;
-    source.ptx_architecture = build.ptx_architecture;
-    source.driver_version = driver.version();
-    source.compute_major = info.compute_major;
-    source.compute_minor = info.compute_minor;
-    const CudaModule module = CudaModule::load(driver, embedded_backtest_overfitting_image(), source);
+    const CudaModule module =
+        CudaModule::load(driver, embedded_backtest_overfitting_image(),
+                         embedded_module_source("the embedded CSCV kernels", driver.version(), info.compute_major,
+                                                info.compute_minor));
     const CUfunction winners_kernel = module.function("btforge_cscv_winners");
     const CUfunction ranks_kernel = module.function("btforge_cscv_ranks");
 

@@ -7,6 +7,20 @@
 
 namespace btforge::cuda {
 
+ModuleSource embedded_module_source(std::string origin, int driver_version, int compute_major, int compute_minor) {
+    const EmbeddedKernelBuild& build = embedded_kernel_build();
+    ModuleSource source;
+    source.origin = std::move(origin);
+    source.kind = KernelImageKind::fatbin;
+    source.cuda_version = build.cuda_version;
+    source.architectures = build.architectures;
+    source.ptx_architecture = build.ptx_architecture;
+    source.driver_version = driver_version;
+    source.compute_major = compute_major;
+    source.compute_minor = compute_minor;
+    return source;
+}
+
 namespace {
 
 // "13.0" -> 13000, the encoding of cuDriverGetVersion; 0 when unknown.

@@ -20,6 +20,12 @@ struct ModuleSource {
     int compute_minor = 0;
 };
 
+// The source of a fatbin embedded in this binary (embedded_kernel_build's
+// toolkit and architectures), loaded under `driver_version` on a device of
+// that compute capability (0, 0: not known).
+ModuleSource embedded_module_source(std::string origin, int driver_version, int compute_major = 0,
+                                    int compute_minor = 0);
+
 // The message of a failed cuModuleLoadDataEx: the CudaError text
 // ("loading <origin>: <NAME> (<description>)"), then, for the failures a
 // user can act on, a plain explanation: PTX newer than the driver

@@ -79,15 +79,8 @@ DeviceIndicatorRun compute_series_on_device(const CudaDriver& driver, const Indi
     const DriverApi& api = driver.api();
     std::optional<std::span<const unsigned char>> image = embedded_kernel_image(kIndicatorModule);
     if (!image) throw std::runtime_error("no indicator kernels: " + missing_kernel_reason(kIndicatorModule));
-    const EmbeddedKernelBuild& build = embedded_kernel_build();
-    ModuleSource source;
-    source.origin = "the embedded indicator kernels";
-    source.kind = KernelImageKind::fatbin;
-    source.cuda_version = build.cuda_version;
-    source.architectures = build.architectures;
-    source.ptx_architecture = build.ptx_architecture;
-    source.driver_version = driver.version();
-    CudaModule module = CudaModule::load(driver, *image, source);
+    CudaModule module =
+        CudaModule::load(driver, *image, embedded_module_source("the embedded indicator kernels", driver.version()));
     CUfunction gather = module.function("btforge_gather_own_bars");
     CUfunction series_kernel = module.function("btforge_indicator_series");
     CUfunction breadth = module.function("btforge_breadth_series");

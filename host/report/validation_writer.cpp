@@ -170,7 +170,8 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         const SpaReport& s = *v.spa;
         out << "\nreality check, SPA and StepM against holding cash (" << s.combinations << " return streams of "
             << s.observations << " parts of the window, " << s.resamples << " stationary-bootstrap resamples of mean "
-            << "block " << cell(s.mean_block, 2) << ", seed " << v.seed << "):\n";
+            << "block " << cell(s.mean_block, 2) << ", seed " << v.seed
+            << (s.device.empty() ? std::string() : ", the passes on " + s.device) << "):\n";
         if (s.undefined != nullptr) {
             out << "  undefined (" << s.undefined << ")\n";
         } else {

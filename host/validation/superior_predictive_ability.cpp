@@ -41,13 +41,7 @@ std::vector<double> stream_means(const Differentials& d) {
     return means;
 }
 
-// A resample as the observations it draws at least once, with their counts:
-// a count of 0 adds 0 * x = ±0 to a sum, which leaves every finite sum's
-// bits as they are, so skipping it changes nothing.
-struct SparseResample {
-    std::vector<int> position;
-    std::vector<double> count;
-};
+}  // namespace
 
 std::vector<SparseResample> sparse_resamples(const BootstrapCounts& resamples) {
     std::vector<SparseResample> sparse(static_cast<std::size_t>(resamples.resamples));
@@ -62,12 +56,10 @@ std::vector<SparseResample> sparse_resamples(const BootstrapCounts& resamples) {
     return sparse;
 }
 
-// One bootstrap pass: per resample b and recentering v, the maximum over
-// the selected combinations of m*_k - centers[v][k]; maxima[b * V + v],
-// -inf where none is selected.
-std::vector<double> bootstrap_maxima(const Differentials& d, const std::vector<SparseResample>& resamples,
-                                     const std::vector<const std::vector<double>*>& centers,
-                                     const std::vector<char>& selected, const SpaOptions& options, bool& cancelled) {
+std::vector<double> bootstrap_maxima(const Differentials& d, std::span<const SparseResample> resamples,
+                                     const BootstrapPass& pass, const SpaOptions& options, bool& cancelled) {
+    const std::vector<const std::vector<double>*>& centers = pass.centers;
+    const std::vector<char>& selected = *pass.selected;
     const std::size_t n_centers = centers.size();
     const std::size_t width = resamples.size() * n_centers;
     const std::uint64_t tiles = (d.count + kTile - 1) / kTile;
@@ -128,6 +120,8 @@ std::vector<double> bootstrap_maxima(const Differentials& d, const std::vector<S
     for (double& m : maxima) m += 0.0;
     return maxima;
 }
+
+namespace {
 
 std::vector<double> column(const std::vector<double>& maxima, std::size_t n_centers, std::size_t v) {
     std::vector<double> values(maxima.size() / n_centers);
@@ -255,9 +249,21 @@ SpaReport superior_predictive_ability(const Differentials& d, const BootstrapCou
     }
 
     const std::vector<SparseResample> sparse = sparse_resamples(resamples);
+    // Note [Bootstrap maxima on the device]: the passes there when it can.
+    std::unique_ptr<BootstrapScan> device = options.device ? options.device(d, sparse) : nullptr;
+    if (device) report.device = device->where();
     bool cancelled = false;
-    const std::vector<double> maxima =
-        bootstrap_maxima(d, sparse, {&lower, &consistent, &upper}, selected, options, cancelled);
+    const auto pass = [&](const BootstrapPass& p, const SpaOptions& o) {
+        if (!device) return bootstrap_maxima(d, sparse, p, o, cancelled);
+        if (o.cancel != nullptr && o.cancel->load()) {
+            cancelled = true;
+            return std::vector<double>();
+        }
+        std::vector<double> maxima = device->maxima(p);
+        if (o.scanned != nullptr) o.scanned->fetch_add(d.count);
+        return maxima;
+    };
+    const std::vector<double> maxima = pass(BootstrapPass{{&lower, &consistent, &upper}, &selected}, options);
     report.steps = 1;
     if (cancelled) {
         report.cancelled = true;
@@ -284,7 +290,7 @@ SpaReport superior_predictive_ability(const Differentials& d, const BootstrapCou
         for (std::uint64_t k : report.superior) selected[k] = 0;
         SpaOptions later = options;  // progress counts the first pass, whose length is known
         later.scanned = nullptr;
-        const std::vector<double> next = bootstrap_maxima(d, sparse, {&consistent}, selected, later, cancelled);
+        const std::vector<double> next = pass(BootstrapPass{{&consistent}, &selected}, later);
         report.steps += 1;
         if (cancelled) {
             report.cancelled = true;

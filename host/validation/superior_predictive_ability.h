@@ -2,7 +2,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "host/validation/stationary_bootstrap.h"
@@ -49,6 +52,40 @@ struct Differentials {
     int observations = 0;
 };
 
+// A resample as the observations it draws at least once, in increasing
+// order, with their counts: a count of 0 adds 0 * x = ±0 to a sum, which
+// leaves every finite sum's bits as they are (a sum from +0 is never -0),
+// so skipping it changes nothing.
+struct SparseResample {
+    std::vector<int> position;
+    std::vector<double> count;
+};
+std::vector<SparseResample> sparse_resamples(const BootstrapCounts& resamples);
+
+// One bootstrap pass: per resample b and recentering v, the maximum over the
+// selected combinations of m*_k - centers[v][k], where m*_k is the sum over
+// the resample's positions, in their order, of count * d[k][t], divided by
+// T; maxima[b * V + v], -inf where none is selected, +0 for a maximum of
+// ±0. Every engine of the pass computes exactly these operations per (b, k)
+// and takes maxima, which no order changes: the same bits everywhere.
+struct BootstrapPass {
+    std::vector<const std::vector<double>*> centers;
+    const std::vector<char>* selected = nullptr;
+};
+
+// Note [Bootstrap maxima on the device]: an engine that holds one SPA's
+// differentials and resamples (a GPU) and runs its passes.
+class BootstrapScan {
+public:
+    virtual ~BootstrapScan() = default;
+    virtual std::vector<double> maxima(const BootstrapPass& pass) = 0;
+    virtual std::string where() const = 0;  // "NVIDIA H200 (cuda)"
+};
+// Makes the scan of one SPA, or returns null when this one cannot run there
+// (the caller then scans on the CPU).
+using BootstrapScanFactory =
+    std::function<std::unique_ptr<BootstrapScan>(const Differentials&, std::span<const SparseResample>)>;
+
 struct SpaOptions {
     double mean_block = 1.0;  // L of the variance's κ weights (p = 1/L): the bootstrap's
     double size = 0.05;       // α of StepM's family-wise error rate, in (0, 1)
@@ -58,7 +95,13 @@ struct SpaOptions {
     // counted).
     std::atomic<std::uint64_t>* scanned = nullptr;
     const std::atomic<bool>* cancel = nullptr;
+    // Unset, or returning null: the passes run on `threads` of the CPU.
+    BootstrapScanFactory device{};
 };
+
+// The CPU's pass (the device's must equal it bit for bit).
+std::vector<double> bootstrap_maxima(const Differentials& d, std::span<const SparseResample> resamples,
+                                     const BootstrapPass& pass, const SpaOptions& options, bool& cancelled);
 
 struct SpaReport {
     std::uint64_t combinations = 0;  // tested
@@ -76,6 +119,7 @@ struct SpaReport {
     std::vector<std::uint64_t> superior;  // StepM, ascending indices
     int steps = 0;                        // StepM's bootstrap passes
     const char* undefined = nullptr;      // Note [Undefined statistics]
+    std::string device;                   // the GPU that ran the passes; "" on the CPU
     bool cancelled = false;
 };
 

@@ -228,6 +228,7 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
         options.threads = request.threads;
         options.scanned = request.pbo_options.scanned;
         options.cancel = request.pbo_options.cancel;
+        options.device = request.bootstrap;
         v.spa = superior_predictive_ability(
             Differentials{streams, streams.size() / static_cast<std::size_t>(plan.observations), plan.observations},
             stationary_bootstrap_counts(plan), options);

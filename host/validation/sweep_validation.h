@@ -135,6 +135,9 @@ struct ValidationRequest {
     // Runs the CSCV elsewhere (a GPU: Note [CSCV scan on the device]) with
     // the same result; unset: probability_of_backtest_overfitting on the CPU.
     std::function<OverfittingReport(std::span<const PeriodStatistics>, int, const OverfittingOptions&)> overfitting;
+    // Runs the SPA's bootstrap passes elsewhere (a GPU: Note [Bootstrap
+    // maxima on the device]) with the same result; unset: on the CPU.
+    BootstrapScanFactory bootstrap;
 };
 
 // `periods` holds n_periods statistics per combination in run order.

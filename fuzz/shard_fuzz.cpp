@@ -5,7 +5,8 @@
 // are shards of `btforge sweep --synthetic-bars 300 --synthetic-symbols 1
 // --grid G --shard i/N` with kGrids[0] (--top 2 --periods 2, 0/2;
 // --all-rows, 1/3; an empty shard, 7/8) and kGrids[1] (--top 1 --periods 4
-// --pbo --cpcv 1:0 --spa 20 --returns 10, 1/2), on the cpu backend with 2
+// --pbo --cpcv 1:0 --spa 20 --returns 10, 1/2; the same with
+// --spa-benchmark hold, whose identity carries the benchmark's marks), on the cpu backend with 2
 // threads; shard format 6 (a seed of an older format stops at the version,
 // and so would every mutation of it). Any input may be refused with a
 // DataError or another std::runtime_error (a refusal that names the shard); anything else

@@ -29,6 +29,7 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.returns = run.returns;
     request.spa_seed = run.spa_seed;
     request.spa_size = run.spa_size;
+    request.spa_benchmark = run.spa_benchmark;
     request.threads = threads;
     try {
         return check_sweep_request(request);
@@ -112,7 +113,8 @@ std::unique_ptr<MergedSweep> merge_shards(std::vector<NamedShard>& shards, const
         merged->validation = validate_rows(checked, periods, space.count(), rows_of(space, ids), cscv.run,
                                            cscv.bootstrap, hooks,
                                            SweepEquityMarks{marks, marks_per_combination,
-                                                            head.run.account.initial_equity});
+                                                            head.run.account.initial_equity,
+                                                            head.run.benchmark_marks});
         merged->validation_seconds = seconds_since(validation_started);
         if (merged->validation->cancelled()) {
             merged->cancelled = true;

@@ -8,6 +8,7 @@
 #include "host/app/run_inputs.h"
 #include "host/app/thread_count.h"
 #include "host/app/usage_error.h"
+#include "host/data/buy_and_hold.h"
 #include "host/data/timestamp_parse.h"
 #include "host/engine/account_config.h"
 #include "host/io/sha256.h"
@@ -39,6 +40,12 @@ nlohmann::json run_identity(const SweepRun& run, const CheckedSweepRequest& chec
     id["returns"] = r.returns;
     id["spa_seed"] = r.spa_seed;
     id["spa_size"] = r.spa_size;
+    // Note [Buy-and-hold benchmark]: named, with its marks, only when not
+    // cash (the shards of format 6 before it have neither).
+    if (r.spa_benchmark == "hold") {
+        id["spa_benchmark"] = r.spa_benchmark;
+        id["benchmark_marks"] = run.benchmark_marks;
+    }
     id["shards"] = checked.shard ? checked.shard->count : 1;
     return id;
 }
@@ -127,6 +134,12 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
             throw UsageError("--spa-size must be in (0, 1), got " + std::to_string(r.spa_size));
         }
     }
+    if (r.spa_benchmark != "cash" && r.spa_benchmark != "hold") {
+        throw UsageError("--spa-benchmark must be cash or hold, got '" + r.spa_benchmark + "'");
+    }
+    if (r.spa_benchmark == "hold" && !checked.spa_plan) {
+        throw UsageError("--spa-benchmark sets what --spa tests against; give --spa too");
+    }
     checked.return_streams = keeps_return_streams(checked.spa_plan.has_value(), r.returns);
     if (checked.return_streams && (r.returns == 0 || r.returns < -1)) {
         throw UsageError("--returns must be 1 or more parts of the window, got " + std::to_string(r.returns));
@@ -211,6 +224,13 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
         plan.seed = r.spa_seed;
         validation.spa = plan;
         validation.spa_size = r.spa_size;
+        if (r.spa_benchmark == "hold") {
+            if (marks.benchmark.size() != static_cast<std::size_t>(marks.per_combination)) {
+                throw std::logic_error("--spa-benchmark hold: " + std::to_string(marks.benchmark.size()) +
+                                       " benchmark marks for " + std::to_string(marks.per_combination) + " parts");
+            }
+            validation.benchmark_marks = marks.benchmark;
+        }
     }
     if (checked.walk_forward_metric) validation.score = *checked.walk_forward_metric;
     validation.top_rows = std::move(top_rows);
@@ -276,6 +296,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         }
     }
 
+    if (r.spa_benchmark == "hold") {
+        run->benchmark_marks = buy_and_hold_marks(market, window, equity_marks, run->account.initial_equity);
+    }
     run->identity = run_identity(*run, checked);  // Note [Identity of a run's inputs]
     if (checked.shard) {
         std::tie(run->first_ordinal, run->end_ordinal) = shard_ordinals(*checked.shard, space.count());
@@ -401,7 +424,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
                                             r.pbo_backend != "cpu" ? backend.overfitting : nullptr,
                                             r.pbo_backend != "cpu" ? backend.bootstrap : nullptr, validation_hooks,
                                             SweepEquityMarks{outcome.equity_marks, equity_marks,
-                                                             job.account.initial_equity});
+                                                             job.account.initial_equity, run->benchmark_marks});
         }
         if (run->validation && run->validation->cancelled()) {
             run->cancelled = true;

@@ -71,6 +71,7 @@ struct SweepRequest {
     int returns = -1;
     unsigned long long spa_seed = 0;
     double spa_size = 0.05;
+    std::string spa_benchmark = "cash";  // or "hold" (Note [Buy-and-hold benchmark])
     std::string shard;         // "" or "i/N" (Note [Shards])
 };
 
@@ -171,6 +172,7 @@ struct SweepRun {
     std::optional<SweepValidation> validation;
     PeriodSpans spans;
     double bars_per_year = 0.0;
+    std::vector<double> benchmark_marks;  // --spa-benchmark hold (Note [Buy-and-hold benchmark])
     RunSummary summary;
     // --shard: the ordinals it ran, and what makes two shards one run's.
     std::uint64_t first_ordinal = 0;
@@ -205,6 +207,7 @@ struct SweepEquityMarks {
     std::span<const double> values;
     int per_combination = 0;  // Note [Equity marks]
     double initial_equity = 0.0;
+    std::span<const double> benchmark;  // --spa-benchmark hold's marks; empty: cash
 };
 SweepValidation validate_rows(const CheckedSweepRequest& request, std::span<const PeriodStatistics> periods,
                               std::uint64_t combinations, std::vector<SweepRowRef> top_rows,

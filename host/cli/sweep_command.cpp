@@ -62,6 +62,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
          "seed of --spa's resamples and of the clusters' sample (default 0)")
         ("spa-size", po::value(&request.spa_size)->default_value(request.spa_size)->value_name("ALPHA"),
          "StepM's family-wise error rate")
+        ("spa-benchmark", po::value(&request.spa_benchmark)->default_value(request.spa_benchmark)->value_name("cash|hold"),
+         "what --spa tests against: cash, or buying and holding every symbol of the market in equal shares from "
+         "the window's first bar, without costs")
         ("shard", po::value(&request.shard)->value_name("i/N"),
          "run the i-th of N contiguous parts of the combinations (0 <= i < N) and write OUTPUT.shard for "
          "btforge merge (Note [Shards])");

@@ -407,6 +407,29 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
         f.fail("/identity/returns", "-1 or 1.." + std::to_string(run.bars) + " (the window's bars)",
                describe_value(id["returns"]));
     }
+    // Note [Buy-and-hold benchmark]: present only for hold, with --spa, and
+    // then with one finite positive mark per part.
+    if (id.contains("spa_benchmark")) {
+        run.spa_benchmark = f.text(id, "/identity", "spa_benchmark");
+        if (run.spa_benchmark != "hold" || run.spa.empty()) {
+            f.fail("/identity/spa_benchmark", "\"hold\" beside --spa", describe_value(id["spa_benchmark"]));
+        }
+        const json& marks = f.member(id, "/identity", "benchmark_marks");
+        const std::size_t parts = static_cast<std::size_t>(return_stream_parts(run.returns, run.bars));
+        if (!marks.is_array() || marks.size() != parts) {
+            f.fail("/identity/benchmark_marks", "an array of " + std::to_string(parts) + " equity marks",
+                   describe_value(marks));
+        }
+        for (std::size_t i = 0; i < parts; ++i) {
+            if (!marks[i].is_number() || !(marks[i].get<double>() > 0.0) || !std::isfinite(marks[i].get<double>())) {
+                f.fail("/identity/benchmark_marks/" + std::to_string(i), "a finite positive number",
+                       describe_value(marks[i]));
+            }
+            run.benchmark_marks.push_back(marks[i].get<double>());
+        }
+    } else if (id.contains("benchmark_marks")) {
+        f.fail("/identity/benchmark_marks", "none without \"spa_benchmark\"", describe_value(id["benchmark_marks"]));
+    }
     const std::uint64_t shards = f.count(id, "/identity", "shards", kMaxShards);
 
     // Which shard, and its part of the run order (Note [Shards]).

@@ -141,6 +141,10 @@ struct ShardRun {
     int returns = -1;
     std::uint64_t spa_seed = 0;
     double spa_size = 0.05;
+    // Note [Buy-and-hold benchmark]: "cash" (the identity names none) or
+    // "hold", with the benchmark's marks.
+    std::string spa_benchmark = "cash";
+    std::vector<double> benchmark_marks;
 };
 
 struct ShardFile {

@@ -168,18 +168,22 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
     }
     if (v.spa) {
         const SpaReport& s = *v.spa;
-        out << "\nreality check, SPA and StepM against holding cash (" << s.combinations << " return streams of "
+        const bool hold = std::string(v.spa_benchmark) != "cash";
+        out << "\nreality check, SPA and StepM against " << (hold ? "buying and holding every symbol" : "holding cash")
+            << " (" << s.combinations << " return streams of "
             << s.observations << " parts of the window, " << s.resamples << " stationary-bootstrap resamples of mean "
             << "block " << cell(s.mean_block, 2) << ", seed " << v.seed
             << (s.device.empty() ? std::string() : ", the passes on " + s.device) << "):\n";
         if (s.undefined != nullptr) {
             out << "  undefined (" << s.undefined << ")\n";
         } else {
-            out << "  best mean return per part " << shown(s.best_mean, 6) << " (combination "
+            out << (hold ? "  best mean return over buy and hold per part " : "  best mean return per part ")
+                << shown(s.best_mean, 6) << " (combination "
                 << space.combination_id(s.best) << "); reality check p-value " << cell(s.pvalue_upper, 3)
                 << ", SPA p-value " << cell(s.pvalue_consistent, 3) << " (lower " << cell(s.pvalue_lower, 3) << ")\n"
                 << "  StepM at a family-wise error rate of " << cell(s.size, 2) << ": " << s.superior.size()
-                << (s.superior.size() == 1 ? " combination beats" : " combinations beat") << " cash ("
+                << (s.superior.size() == 1 ? " combination beats" : " combinations beat")
+                << (hold ? " buy and hold (" : " cash (")
                 << s.steps << (s.steps == 1 ? " pass" : " passes") << ")\n";
         }
         if (s.left_out > 0) out << "  " << s.left_out << " combinations left out: their returns are not finite\n";
@@ -414,7 +418,7 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
     }
     if (v.spa) {
         const SpaReport& s = *v.spa;
-        nlohmann::ordered_json spa = {{"benchmark", "cash"},
+        nlohmann::ordered_json spa = {{"benchmark", v.spa_benchmark},
                                       {"observations", s.observations},
                                       {"resamples", s.resamples},
                                       {"mean_block", s.mean_block},

@@ -12,7 +12,9 @@ namespace btforge {
 // mark_(-1) the initial equity, and 0 after a part that ended at or below
 // zero equity (a ruined account has no return, as the metrics count it).
 // Against a flat benchmark (cash, return 0) the stream is its own
-// differential (Note [Reality Check, SPA and StepM]). The same host code
+// differential (Note [Reality Check, SPA and StepM]); against buy and hold,
+// the benchmark's marks make its stream the same way (Note [Buy-and-hold
+// benchmark]) and the differential is the difference. The same host code
 // for every engine, so equal marks give equal streams.
 std::vector<double> returns_of_equity_marks(std::span<const double> marks, int n_marks, double initial_equity);
 

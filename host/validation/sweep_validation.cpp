@@ -222,6 +222,17 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
         if (plan.observations != request.return_parts) {
             throw std::invalid_argument("validate_sweep: the bootstrap's observations are not the return streams' parts");
         }
+        // Against buy and hold, the differentials are each stream less the
+        // benchmark's (the clusters above took the streams themselves).
+        if (!request.benchmark_marks.empty()) {
+            const std::vector<double> benchmark =
+                returns_of_equity_marks(request.benchmark_marks, request.return_parts, request.initial_equity);
+            if (benchmark.size() != static_cast<std::size_t>(request.return_parts)) {
+                throw std::invalid_argument("validate_sweep: the benchmark's marks are not one stream of the parts");
+            }
+            for (std::size_t i = 0; i < streams.size(); ++i) streams[i] -= benchmark[i % benchmark.size()];
+            v.spa_benchmark = "buy and hold";
+        }
         SpaOptions options;
         options.mean_block = plan.mean_block;
         options.size = request.spa_size;

@@ -40,7 +40,8 @@ namespace btforge {
 //   - White's Reality Check, Hansen's SPA and Romano-Wolf's StepM over
 //     every combination's return stream, from its equity marks rather than
 //     its periods (Note [Return streams from equity marks], Note [Reality
-//     Check, SPA and StepM]), against a flat benchmark;
+//     Check, SPA and StepM]), against cash or buy and hold (Note
+//     [Buy-and-hold benchmark]: its marks' stream subtracted part by part);
 //   - one verdict (Note [The verdict], sweep_verdict.h).
 // What a degenerate input leaves undefined is said, not computed: Note
 // [Undefined statistics]. The marking of rows with few trades (Note [Rows
@@ -104,6 +105,7 @@ struct SweepValidation {
     std::optional<WalkForwardReport> walk_forward;
     std::optional<PurgedCvReport> cpcv;
     std::optional<SpaReport> spa;  // superior indices are ordinals (run order)
+    const char* spa_benchmark = "cash";  // or "buy and hold" (Note [Buy-and-hold benchmark])
     std::uint64_t seed = 0;  // of the clusters' sample and the bootstrap (--spa-seed)
 
     // A scan of every combination (the CSCV's or the CPCV's) was stopped.
@@ -129,6 +131,9 @@ struct ValidationRequest {
     std::uint64_t seed = 0;
     std::optional<StationaryBootstrapPlan> spa;
     double spa_size = 0.05;
+    // The SPA's benchmark: empty, cash; else its return_parts equity marks
+    // (Note [Buy-and-hold benchmark]), from the same initial equity.
+    std::span<const double> benchmark_marks;
     std::vector<SweepRowRef> top_rows;  // rows to deflate, best first
     OverfittingOptions pbo_options;  // also the CPCV's (its scan counts each combination once more)
     int threads = 1;  // of the trials and the walk-forward (the CSCV's: pbo_options.threads)

@@ -237,7 +237,9 @@ std::string validation_verdict(const SweepValidation& v) {
     }
     if (v.spa && !v.spa->cancelled) {
         const SpaReport& s = *v.spa;
-        text += " Against holding cash, over every combination's returns in " + std::to_string(s.observations) +
+        const bool hold = std::string(v.spa_benchmark) != "cash";
+        text += std::string(hold ? " Against buying and holding every symbol" : " Against holding cash") +
+                ", over every combination's returns in " + std::to_string(s.observations) +
                 " parts of the window: ";
         if (s.undefined != nullptr) {
             text += "the Reality Check and SPA are undefined (" + std::string(s.undefined) + ").";
@@ -250,7 +252,8 @@ std::string validation_verdict(const SweepValidation& v) {
                         : "The best return is within what searching " + std::to_string(s.combinations) +
                               " combinations finds by luck. ";
             text += "StepM names " + std::to_string(s.superior.size()) +
-                    (s.superior.size() == 1 ? " combination" : " combinations") + " that beat cash at a family-wise "
+                    (s.superior.size() == 1 ? " combination" : " combinations") + " that beat " +
+                    (hold ? "buy and hold" : "cash") + " at a family-wise "
                     "error rate of " + percent(s.size) + ".";
         }
     }

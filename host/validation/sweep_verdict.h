@@ -20,7 +20,8 @@ namespace btforge {
 //      counts correlated and losing combinations as luck);
 //   3. the SPA p-value (Hansen's consistent one) below StepM's size, 0.05
 //      by default: the best return is not what searching every combination
-//      finds by luck against cash (Note [Reality Check, SPA and StepM]);
+//      finds by luck against the benchmark, cash or buy and hold (Note
+//      [Reality Check, SPA and StepM]);
 //   4. the CPCV: the selection's out-of-sample Sharpe ratio is above 0 on
 //      average over the paths, and at or below 0 on at most a quarter of
 //      them (Note [Combinatorial purged cross-validation]).

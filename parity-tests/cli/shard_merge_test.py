@@ -73,6 +73,12 @@ class ShardMergeTest(unittest.TestCase):
         self.assert_same_as_one_process([*PARAMS, "--returns", "40", "--top", "10", "--backend", "cpu"], 3,
                                         ("csv", "validation.json"))
 
+    def test_buy_and_hold_benchmark_through_shards(self):
+        # Note [Buy-and-hold benchmark]: the identity carries the benchmark's
+        # marks; the merge tests against them as one process does.
+        self.assert_same_as_one_process([*PARAMS, "--spa", "100", "--returns", "40", "--spa-benchmark", "hold",
+                                         "--top", "10", "--backend", "cpu"], 2, ("csv", "validation.json"))
+
     def test_uneven_and_more_shards_than_combinations_need(self):
         for n in (5, 40):
             with self.subTest(shards=n):
@@ -335,6 +341,23 @@ class ShardFileTest(unittest.TestCase):
                                  "1..1000 (the window's bars), got 5000",))
         self.edited("p0.shard", lambda s: s.header["identity"].update(spa="0"), "zero.shard")
         self.merge_refused("zero.shard", "p1.shard", says=("zero.shard: bad-shard-header: its header's /identity/spa",))
+        # The buy-and-hold benchmark's marks are checked before they are used.
+        for i in range(2):
+            self.run_btforge("sweep", *SMALL, "--spa", "50", "--returns", "10", "--spa-benchmark", "hold",
+                             "--shard", f"{i}/2", "-o", f"h{i}")
+        self.assertEqual(len(Shard.read(self.path("h0.shard")).header["identity"]["benchmark_marks"]), 10)
+        self.edited("h0.shard", lambda s: s.header["identity"]["benchmark_marks"].__setitem__(3, -1.0), "neg.shard")
+        self.merge_refused("neg.shard", "h1.shard",
+                           says=("neg.shard: bad-shard-header: its header's /identity/benchmark_marks/3: expected a "
+                                 "finite positive number, got -1",))
+        self.edited("h0.shard", lambda s: s.header["identity"]["benchmark_marks"].pop(), "short.shard")
+        self.merge_refused("short.shard", "h1.shard",
+                           says=("short.shard: bad-shard-header: its header's /identity/benchmark_marks: expected an "
+                                 "array of 10 equity marks",))
+        self.edited("p0.shard", lambda s: s.header["identity"].update(benchmark_marks=[1.0] * 10), "stray.shard")
+        self.merge_refused("stray.shard", "p1.shard",
+                           says=("stray.shard: bad-shard-header: its header's /identity/benchmark_marks: expected none "
+                                 "without \"spa_benchmark\"",))
         # --returns alone keeps marks too: an identity that says so over a
         # shard without them is refused.
         self.edited("s0.shard", lambda s: s.header["identity"].update(returns=10), "alone.shard")
@@ -428,7 +451,7 @@ class ShardFileTest(unittest.TestCase):
         # other shards are missing.
         seeds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fuzz", "corpus", "shard")
         names = sorted(n for n in os.listdir(seeds) if n.endswith(".shard"))
-        self.assertEqual(len(names), 4)
+        self.assertEqual(len(names), 5)
         for name in names:
             with self.subTest(seed=name):
                 shutil.copy(os.path.join(seeds, name), self.path(name))

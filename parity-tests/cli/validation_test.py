@@ -248,12 +248,12 @@ class ValidationTest(unittest.TestCase):
         self.assertIn("combinatorial purged cross-validation (28 splits testing 2 of 8 periods, an embargo of 1 "
                       "on each side; 7 out-of-sample paths", p.stdout)
 
-    def replayed_streams(self, parts):
+    def replayed_streams(self, parts, market=MARKET):
         # Every combination's equity curve replayed on the reference, read at
         # the end of each of M parts (Note [Equity marks]), made returns.
         streams = []
         for c in range(64):
-            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, "-c", str(c), *MARKET,
+            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, "-c", str(c), *market,
                          "--trades", self.path("t.csv"), "--equity", self.path("e.csv"))
             curve = [float(e["equity"]) for e in read_csv(self.path("e.csv"))]
             previous, stream = 10000.0, []
@@ -394,6 +394,60 @@ class ValidationTest(unittest.TestCase):
         self.assertIn("reality check, SPA and StepM against holding cash (64 return streams of 40 parts", p.stdout)
         self.assertIn("Against holding cash, over every combination's returns in 40 parts", p.stdout)
 
+    def test_spa_against_buy_and_hold_is_arch_with_the_benchmark(self):
+        # Note [Buy-and-hold benchmark]: the market written as CSV, the
+        # benchmark's marks computed here from its rows (equal shares at each
+        # symbol's first open, valued at the parts' last closes), and arch's
+        # SPA and StepM given the benchmark's losses beside the streams'.
+        import numpy as np
+        from arch.bootstrap import SPA, StepM
+        self.btforge("data", "synth", *MARKET, "-o", self.path("m.csv"))
+        market = ["--data", self.path("m.csv"), "--instruments", self.path("m.instruments.json")]
+        parts, resamples, seed = 40, 200, 3
+        p = self.sweep("hold", *market, "--spa", str(resamples), "--returns", str(parts), "--spa-seed", str(seed),
+                       "--spa-benchmark", "hold")
+        with open(self.path("hold.validation.json")) as f:
+            spa = json.load(f)["spa"]
+        self.assertEqual(spa["benchmark"], "buy and hold")
+        rows = read_csv(self.path("m.csv"))
+        times = sorted({r["timestamp"] for r in rows})
+        bar_of = {t: i for i, t in enumerate(times)}
+        first_open, closes = {}, {}
+        for r in rows:
+            bar = bar_of[r["timestamp"]]
+            first_open.setdefault(r["symbol"], (bar, float(r["open"])))
+            closes.setdefault(r["symbol"], {})[bar] = float(r["close"])
+        share = 10000.0 / len(first_open)
+        previous, benchmark = 10000.0, []
+        for i in range(parts):
+            bar = (i + 1) * len(times) // parts - 1
+            mark = 0.0
+            for symbol, (bought, cost) in first_open.items():
+                held = [b for b in closes[symbol] if b <= bar]
+                mark += share * closes[symbol][max(held)] / cost if bought <= bar else share
+            benchmark.append(mark / previous - 1.0)
+            previous = mark
+        streams = np.array(self.replayed_streams(parts, market)).T
+        block = math.isqrt(parts)
+        positions = [stationary_bootstrap_positions(parts, block, seed, b) for b in range(resamples)]
+
+        def handed(bootstrap):
+            drawn = iter(positions)
+            bootstrap.update_indices = lambda: np.array(next(drawn), dtype=np.int64)
+
+        oracle = SPA(-np.array(benchmark), -streams, block_size=block, reps=resamples)
+        handed(oracle.bootstrap)
+        oracle.compute()
+        self.assertEqual(spa["reality_check_pvalue"], float(oracle.pvalues["upper"]))
+        self.assertEqual(spa["spa_pvalue"], float(oracle.pvalues["consistent"]))
+        self.assertEqual(spa["spa_pvalue_lower"], float(oracle.pvalues["lower"]))
+        stepm = StepM(-np.array(benchmark), -streams, size=0.05, block_size=block, reps=resamples)
+        handed(stepm.spa.bootstrap)
+        stepm.compute()
+        self.assertEqual(spa["stepm_superior"]["combination_ids"], [int(i) for i in stepm.superior_models])
+        self.assertIn("reality check, SPA and StepM against buying and holding every symbol (64 return streams", p.stdout)
+        self.assertIn("Against buying and holding every symbol, over every combination's returns in 40 parts", p.stdout)
+
     def test_cpu_and_emu_write_the_same_validation(self):
         self.sweep("cpu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "cpu",
                    "--spa", "100", "--returns", "30")
@@ -428,6 +482,8 @@ class ValidationTest(unittest.TestCase):
             (["--spa", "--returns", "0"], "--returns must be 1 or more parts of the window, got 0"),
             (["--spa", "--returns", "4001"], "--returns 4001 needs at least that many bars; the window has 4000"),
             (["--spa", "--spa-size", "1"], "--spa-size must be in (0, 1), got 1"),
+            (["--spa", "--spa-benchmark", "index"], "--spa-benchmark must be cash or hold, got 'index'"),
+            (["--spa-benchmark", "hold"], "--spa-benchmark sets what --spa tests against; give --spa too"),
             (["--spa", "--periods", "0"], "--spa reports in the validation, which --periods 0 turns off"),
             (["--pbo", "--pbo-backend", "cuda", "--backend", "cpu"],
              "--pbo-backend cuda runs the CSCV on the GPU of a cuda sweep: this sweep runs on cpu"),

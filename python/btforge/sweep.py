@@ -146,6 +146,7 @@ def sweep(
     returns: Optional[int] = None,
     spa_seed: int = 0,
     spa_size: float = 0.05,
+    spa_benchmark: str = "cash",
     start: TimeLike = None,
     end: TimeLike = None,
     initial_equity: Optional[float] = None,
@@ -180,9 +181,10 @@ def sweep(
         of the window: the trials are clustered by them (ONC), and
         ``result.validation["effective_trials"]`` and each deflated row's
         ``clustered_dsr`` count the clusters as the trials.
-    spa, spa_seed, spa_size: White's Reality Check, Hansen's SPA and
-        Romano-Wolf's StepM against cash over every combination's return
-        stream (``spa="1000"`` resamples, or ``"1000:8"`` with a mean block
+    spa, spa_seed, spa_size, spa_benchmark: White's Reality Check, Hansen's
+        SPA and Romano-Wolf's StepM against ``spa_benchmark`` ("cash", or
+        "hold": every symbol bought in equal shares at the window's start)
+        over every combination's return stream (``spa="1000"`` resamples, or ``"1000:8"`` with a mean block
         of 8; ``returns`` default 256); ``result.validation["spa"]`` has the
         p-values and StepM's set. ``spa_seed`` also seeds the clusters'
         sample.
@@ -215,7 +217,7 @@ def sweep(
     if cpcv is not None:
         options["cpcv"] = cpcv
     if spa is not None:
-        options.update({"spa": spa, "spa_size": float(spa_size)})
+        options.update({"spa": spa, "spa_size": float(spa_size), "spa_benchmark": spa_benchmark})
     if returns is not None:
         options["returns"] = int(returns)
     if spa is not None or returns is not None:

@@ -55,6 +55,7 @@ public:
         request.returns = static_cast<int>(read.integer("returns", request.returns));
         request.spa_seed = static_cast<unsigned long long>(read.integer("spa_seed", 0));
         request.spa_size = read.number("spa_size", request.spa_size);
+        request.spa_benchmark = read.text("spa_benchmark", request.spa_benchmark);
         const std::string spool = read.text("spool_directory", "");
         request.spool_directory = spool.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(spool);
         read.check_all_read();

@@ -49,9 +49,11 @@ def test_table_equals_the_cli_csv(run_cli, tmp_path, rank_by):
 def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
     market = btforge.Market.synthetic(bars=BARS)
     result = btforge.sweep(market, params=PARAMS, all_rows=True, walk_forward="rolling:4", pbo=True, cpcv="2:1",
-                           spa="300:4", returns=48, spa_seed=3, threads=2, backend="cpu", progress=False)
+                           spa="300:4", returns=48, spa_seed=3, spa_benchmark="hold", threads=2, backend="cpu",
+                           progress=False)
     run_cli("sweep", *SYNTH, *cli_params(), "--all-rows", "--walk-forward", "rolling:4", "--pbo", "--cpcv", "2:1",
-            "--spa", "300:4", "--returns", "48", "--spa-seed", "3", "--threads", "2", "--backend", "cpu", "-o", "r")
+            "--spa", "300:4", "--returns", "48", "--spa-seed", "3", "--spa-benchmark", "hold", "--threads", "2",
+            "--backend", "cpu", "-o", "r")
     assert len(result.table) == result.summary["combinations"] == 36
     pd.testing.assert_frame_equal(result.table, cli_table(tmp_path / "r.csv", result), check_exact=True)
     # Note [Distinct outcomes]: every row names its outcome; mode 1 reads no
@@ -71,6 +73,7 @@ def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
     assert len(result.validation["cpcv"]["paths"]) == 15  # C(15, 1) of 16 periods
     spa = result.validation["spa"]
     assert (spa["observations"], spa["resamples"], spa["mean_block"], spa["seed"]) == (48, 300, 4.0, 3)
+    assert spa["benchmark"] == "buy and hold"
     assert 0.0 <= spa["spa_pvalue"] <= spa["reality_check_pvalue"] <= 1.0
     # Note [Effective number of trials], Note [The verdict]: all four tests ran.
     effective = result.validation["effective_trials"]

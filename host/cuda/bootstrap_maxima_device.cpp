@@ -41,6 +41,7 @@ public:
                              embedded_module_source("the embedded SPA kernel", driver.version(), info_.compute_major,
                                                     info_.compute_minor)));
         kernel_ = module_->function("btforge_spa_maxima");
+        variance_kernel_ = module_->function("btforge_spa_variances");
         const SpaResampleTable table = spa_resample_table(resamples);
         resamples_ = static_cast<int>(resamples.size());
         grid_ = spa_grid(resamples_, d.count, static_cast<unsigned>(info_.multiprocessors) * kBlocksPerMultiprocessor);
@@ -100,6 +101,31 @@ public:
         return merge_spa_maxima(partial, resamples_, centers);
     }
 
+    std::vector<double> variances(std::span<const double> kappa) override {
+        const DeviceBuffer kappa_buffer(driver_, kappa.size_bytes(), "the variances' kappa weights");
+        copy_to(driver_, kappa_buffer, kappa, "the variances' kappa weights");
+        const DeviceBuffer out(driver_, d_.count * sizeof(double), "the variances of " + std::to_string(d_.count) + " streams");
+        device::SpaVarianceLaunch launch{};
+        launch.values = device_pointer<const double>(*values_);
+        launch.kappa = device_pointer<const double>(kappa_buffer);
+        launch.variances = device_pointer<double>(out);
+        launch.combinations = d_.count;
+        launch.observations = d_.observations;
+        const auto blocks = static_cast<unsigned>((d_.count + device::kSpaVarianceThreads - 1) / device::kSpaVarianceThreads);
+        const unsigned shared = static_cast<unsigned>(device::kSpaVarianceThreads *
+                                                      (static_cast<unsigned>(d_.observations) | 1u) * sizeof(double));
+        void* parameters[] = {&launch};
+        const Stream stream(driver_);
+        driver_.check(driver_.api().cuLaunchKernel(variance_kernel_, blocks, 1, 1, device::kSpaVarianceThreads, 1, 1,
+                                                   shared, stream.get(), parameters, nullptr),
+                      "launching btforge_spa_variances (" + std::to_string(blocks) + " blocks)");
+        stream.synchronize("running btforge_spa_variances");
+        std::vector<double> variances(d_.count);
+        driver_.check(driver_.api().cuMemcpyDtoH(variances.data(), out.get(), variances.size() * sizeof(double)),
+                      "copying the variances back");
+        return variances;
+    }
+
     std::string where() const override { return info_.name + " (cuda)"; }
 
 private:
@@ -115,6 +141,7 @@ private:
     DeviceInfo info_;
     std::unique_ptr<CudaModule> module_;
     CUfunction kernel_ = nullptr;
+    CUfunction variance_kernel_ = nullptr;
     int resamples_ = 0;
     SpaGrid grid_;
     std::unique_ptr<DeviceBuffer> values_, positions_, counts_, lengths_, centers_, selected_, partial_;
@@ -183,6 +210,18 @@ void spa_scan_on_host(const device::SpaScanLaunch& launch, const SpaGrid& grid) 
     }
 }
 
+void spa_variances_on_host(const device::SpaVarianceLaunch& launch) {
+    const unsigned stride = static_cast<unsigned>(launch.observations) | 1u;
+    std::vector<double> rows(static_cast<std::size_t>(device::kSpaVarianceThreads) * stride);
+    for (unsigned long long first = 0; first < launch.combinations; first += device::kSpaVarianceThreads) {
+        const unsigned long long end = std::min<unsigned long long>(first + device::kSpaVarianceThreads, launch.combinations);
+        for (unsigned t = 0; t < device::kSpaVarianceThreads; ++t) device::spa_load_streams(launch, rows.data(), first, end, t);
+        for (unsigned t = 0; t < device::kSpaVarianceThreads && first + t < end; ++t) {
+            launch.variances[first + t] = device::spa_variance_of(launch, rows.data() + t * stride);
+        }
+    }
+}
+
 std::vector<double> merge_spa_maxima(std::span<const double> partial, int resamples, int centers) {
     const std::size_t width = static_cast<std::size_t>(resamples) * static_cast<std::size_t>(centers);
     std::vector<double> maxima(width, -std::numeric_limits<double>::infinity());
@@ -198,7 +237,7 @@ BootstrapScanFactory bootstrap_scan_on_device(std::shared_ptr<const CudaDriver> 
             throw std::runtime_error("this btforge was built without nvcc: it has no SPA kernel");
         }
         const unsigned tile = device::spa_tile_width(d.observations);
-        if (tile == 0 || d.count == 0) return nullptr;
+        if (tile == 0 || d.observations > device::kSpaMaxVarianceObservations || d.count == 0) return nullptr;
         return std::make_unique<DeviceBootstrapScan>(*driver, device, d, resamples, tile);
     };
 }

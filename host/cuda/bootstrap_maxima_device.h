@@ -38,13 +38,17 @@ SpaResampleTable spa_resample_table(std::span<const SparseResample> resamples);
 // phases in kernel order: the kernel's logic without a GPU (the tests run it).
 void spa_scan_on_host(const device::SpaScanLaunch& launch, const SpaGrid& grid);
 
+// Runs the variances' blocks on the host, one after the other (the tests).
+void spa_variances_on_host(const device::SpaVarianceLaunch& launch);
+
 // The maximum over the chunks of each (resample, recentering), ±0 made +0:
 // what bootstrap_maxima returns.
 std::vector<double> merge_spa_maxima(std::span<const double> partial, int resamples, int centers);
 
-// Note [Bootstrap maxima on the device]: the SPA's passes on device `device`
-// (its primary context current on the calling thread): the factory returns
-// null when the streams are too long for a tile (the CPU then scans), throws
+// Note [Bootstrap maxima on the device]: the SPA's variances and passes on
+// device `device` (its primary context current on the calling thread): the
+// factory returns null when the streams are too long (the CPU then runs
+// them), throws
 // CudaError when the device fails, std::runtime_error without a kernel.
 BootstrapScanFactory bootstrap_scan_on_device(std::shared_ptr<const CudaDriver> driver, int device);
 

@@ -152,15 +152,22 @@ double linear_percentile(std::vector<double> values, double q) {
     return gamma >= 0.5 ? b - difference * (1.0 - gamma) : a + difference * gamma;
 }
 
+std::vector<double> stationary_bootstrap_kappa(int observations, double mean_block) {
+    const double t = static_cast<double>(observations);
+    const double p = 1.0 / mean_block;
+    std::vector<double> kappa(static_cast<std::size_t>(std::max(observations, 0)));
+    for (int i = 1; i < observations; ++i) {
+        const double share = static_cast<double>(i) / t;
+        kappa[static_cast<std::size_t>(i)] =
+            ((1.0 - share) * std::pow(1.0 - p, i)) + (share * std::pow(1.0 - p, observations - i));
+    }
+    return kappa;
+}
+
 std::vector<double> stationary_bootstrap_variances(const Differentials& d, double mean_block, int threads) {
     const int T = d.observations;
     const double t = static_cast<double>(T);
-    const double p = 1.0 / mean_block;
-    std::vector<double> kappa(static_cast<std::size_t>(T));
-    for (int i = 1; i < T; ++i) {
-        const double share = static_cast<double>(i) / t;
-        kappa[static_cast<std::size_t>(i)] = ((1.0 - share) * std::pow(1.0 - p, i)) + (share * std::pow(1.0 - p, T - i));
-    }
+    const std::vector<double> kappa = stationary_bootstrap_kappa(T, mean_block);
     std::vector<double> variances(d.count);
     const std::uint64_t tile_size = 256;
     run_tiles(threads, d.count, tile_size, [&](std::uint64_t, std::uint64_t first, std::uint64_t end) {
@@ -235,8 +242,16 @@ SpaReport superior_predictive_ability(const Differentials& d, const BootstrapCou
         return report;
     }
 
+    const std::vector<SparseResample> sparse = sparse_resamples(resamples);
+    // Note [Bootstrap maxima on the device]: the variances and the passes
+    // there when it can.
+    std::unique_ptr<BootstrapScan> device = options.device ? options.device(d, sparse) : nullptr;
+    if (device) report.device = device->where();
+
     // The three recenterings (arch's `_simulate_values`).
-    const std::vector<double> variances = stationary_bootstrap_variances(d, options.mean_block, options.threads);
+    const std::vector<double> variances =
+        device ? device->variances(stationary_bootstrap_kappa(d.observations, options.mean_block))
+               : stationary_bootstrap_variances(d, options.mean_block, options.threads);
     const double t = static_cast<double>(d.observations);
     const double log_log_t = std::log(std::log(t));
     std::vector<double> lower(d.count), consistent(d.count), upper(d.count);
@@ -248,10 +263,6 @@ SpaReport superior_predictive_ability(const Differentials& d, const BootstrapCou
         lower[k] = means[k] < 0.0 ? 0.0 : means[k];
     }
 
-    const std::vector<SparseResample> sparse = sparse_resamples(resamples);
-    // Note [Bootstrap maxima on the device]: the passes there when it can.
-    std::unique_ptr<BootstrapScan> device = options.device ? options.device(d, sparse) : nullptr;
-    if (device) report.device = device->where();
     bool cancelled = false;
     const auto pass = [&](const BootstrapPass& p, const SpaOptions& o) {
         if (!device) return bootstrap_maxima(d, sparse, p, o, cancelled);

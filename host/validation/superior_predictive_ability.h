@@ -79,6 +79,8 @@ class BootstrapScan {
 public:
     virtual ~BootstrapScan() = default;
     virtual std::vector<double> maxima(const BootstrapPass& pass) = 0;
+    // stationary_bootstrap_variances' values, bit for bit, from its κ weights.
+    virtual std::vector<double> variances(std::span<const double> kappa) = 0;
     virtual std::string where() const = 0;  // "NVIDIA H200 (cuda)"
 };
 // Makes the scan of one SPA, or returns null when this one cannot run there
@@ -133,7 +135,12 @@ SpaReport superior_predictive_ability(const Differentials& d, const BootstrapCou
 
 // The bootstrap's variance of √T m_k (arch's `_compute_variance`, not
 // nested), per stream: the κ-weighted autocovariances of its demeaned values.
+// Per stream, in this order: the mean (a sum in order over T), the demeaned
+// values and the sum of their squares, then for each lag i = 1 .. T-1 the
+// sum in order of the products i apart, added as 2 κ_i lagged / T.
 std::vector<double> stationary_bootstrap_variances(const Differentials& d, double mean_block, int threads = 1);
+// κ_i of the variances (index 0 unused): (1 - i/T)(1 - p)^i + (i/T)(1 - p)^(T-i), p = 1/L.
+std::vector<double> stationary_bootstrap_kappa(int observations, double mean_block);
 
 // numpy.percentile(values, q) with the default linear method; q in [0, 100].
 double linear_percentile(std::vector<double> values, double q);

@@ -29,4 +29,17 @@ extern "C" __global__ void __launch_bounds__(kSpaThreads) btforge_spa_maxima(con
     }
 }
 
+extern "C" __global__ void __launch_bounds__(kSpaVarianceThreads) btforge_spa_variances(const SpaVarianceLaunch launch) {
+    extern __shared__ double rows[];
+    const unsigned t = threadIdx.x;
+    const unsigned long long first = static_cast<unsigned long long>(blockIdx.x) * kSpaVarianceThreads;
+    const unsigned long long end =
+        first + kSpaVarianceThreads < launch.combinations ? first + kSpaVarianceThreads : launch.combinations;
+    spa_load_streams(launch, rows, first, end, t);
+    __syncthreads();
+    if (first + t < end) {
+        launch.variances[first + t] = spa_variance_of(launch, rows + t * (static_cast<unsigned>(launch.observations) | 1u));
+    }
+}
+
 }  // namespace btforge::device

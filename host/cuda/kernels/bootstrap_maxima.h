@@ -22,6 +22,11 @@
 // caller), so the device's maxima are the CPU's bit for bit. A tile holds at
 // most kSpaSharedBytes: streams longer than a tile of one combination can
 // hold (T > kSpaSharedBytes / 16) are scanned on the CPU.
+// The variances of the SPA's threshold (stationary_bootstrap_variances) run
+// there too: a thread per stream, kSpaVarianceThreads streams per block in
+// shared memory (rows padded to an odd count), each thread the CPU's
+// sequence of operations on its stream, with the CPU's κ weights; streams
+// longer than kSpaMaxVarianceObservations keep the whole SPA on the CPU.
 
 #ifdef __CUDACC__
 #define BTFORGE_SPA_HD __host__ __device__
@@ -68,6 +73,52 @@ BTFORGE_SPA_HD inline unsigned spa_tile_width(int observations) {
         }
     }
     return best;
+}
+
+inline constexpr unsigned kSpaVarianceThreads = 16;
+inline constexpr int kSpaMaxVarianceObservations =
+    static_cast<int>(kSpaSharedBytes / (kSpaVarianceThreads * sizeof(double))) - 1;  // 383: rows of T | 1
+
+struct SpaVarianceLaunch {
+    const double* values;  // [combinations * observations]
+    const double* kappa;   // [observations], index 0 unused
+    double* variances;     // [combinations]
+    unsigned long long combinations;
+    int observations;
+};
+
+// Phase 1 of a block, thread t: copy the streams of combinations [first,
+// end) to rows of T | 1 doubles.
+BTFORGE_SPA_HD inline void spa_load_streams(const SpaVarianceLaunch& launch, double* rows, unsigned long long first,
+                                            unsigned long long end, unsigned t) {
+    const unsigned observations = static_cast<unsigned>(launch.observations);
+    const unsigned stride = observations | 1u;
+    const unsigned values = static_cast<unsigned>(end - first) * observations;
+    for (unsigned v = t; v < values; v += kSpaVarianceThreads) {
+        rows[(v / observations) * stride + v % observations] = launch.values[first * observations + v];
+    }
+}
+
+// Phase 2, the thread of combination k (its row): stationary_bootstrap_variances'
+// operations, the row demeaned in place.
+BTFORGE_SPA_HD inline double spa_variance_of(const SpaVarianceLaunch& launch, double* row) {
+    const int T = launch.observations;
+    const double t = static_cast<double>(T);
+    double sum = 0.0;
+    for (int s = 0; s < T; ++s) sum += row[s];
+    const double mean = sum / t;
+    double squares = 0.0;
+    for (int s = 0; s < T; ++s) {
+        row[s] = row[s] - mean;
+        squares += row[s] * row[s];
+    }
+    double variance = squares / t;
+    for (int i = 1; i < T; ++i) {
+        double lagged = 0.0;
+        for (int s = 0; s + i < T; ++s) lagged += row[s] * row[s + i];
+        variance += 2.0 * launch.kappa[i] * lagged / t;
+    }
+    return variance;
 }
 
 BTFORGE_SPA_HD inline double spa_minus_infinity() { return -static_cast<double>(INFINITY); }

@@ -112,6 +112,12 @@ class HostGridScan final : public BootstrapScan {
 public:
     explicit HostGridScan(const Case& c) : c_(c) {}
     std::vector<double> maxima(const BootstrapPass& pass) override { return on_host_grid(c_, pass, 33, 16); }
+    std::vector<double> variances(std::span<const double> kappa) override {
+        std::vector<double> out(c_.d.count);
+        cuda::spa_variances_on_host(device::SpaVarianceLaunch{c_.values.data(), kappa.data(), out.data(), c_.d.count,
+                                                              c_.d.observations});
+        return out;
+    }
     std::string where() const override { return "host grid"; }
 
 private:
@@ -143,6 +149,19 @@ TEST_CASE("the SPA and StepM through the device's path equal the CPU's") {
     CHECK(std::memcmp(&a.critical_value, &b.critical_value, sizeof(double)) == 0);
     CHECK(a.superior == b.superior);
     CHECK(a.steps == b.steps);
+}
+
+TEST_CASE("the kernel's variances on the host are the CPU's, bit for bit") {
+    for (const int observations : {3, 40, 255, 383}) {
+        CAPTURE(observations);
+        const Case c = make_case(11, 37, observations, 1);  // 37: two full blocks of 16 and a partial one
+        const std::vector<double> kappa = stationary_bootstrap_kappa(observations, 6.5);
+        std::vector<double> out(c.d.count);
+        cuda::spa_variances_on_host(
+            device::SpaVarianceLaunch{c.values.data(), kappa.data(), out.data(), c.d.count, observations});
+        CHECK(same_bits(out, stationary_bootstrap_variances(c.d, 6.5, 2)));
+    }
+    CHECK(device::kSpaMaxVarianceObservations == 383);  // 16 rows of 383 doubles: 49 024 bytes
 }
 
 TEST_CASE("tiles: the widest within the shared memory, none for streams too long") {

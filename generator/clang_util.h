@@ -13,8 +13,8 @@
 
 #include "generator/kernel_model.h"
 
-// Small libclang helpers shared by the parser and the subset rules; header-only
-// so the front-end library needs no source file beyond its two.
+// Small libclang helpers shared by the parser, the subset rules and the guarded uses; header-only
+// so the front-end library needs no source file of its own for them.
 namespace btforge::gen::clang_util {
 
 // Owns a CXString for the duration of the copy.

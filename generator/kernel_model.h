@@ -43,6 +43,40 @@ struct Parameter {
     std::string type;  // canonical spelling, e.g. "const double *", "int"
 };
 
+// Note [Guarded uses]
+// What the reference's functions do under which of their own tests, for the
+// proof of the spec's claims (Note [Parameters a mode reads]): each read of
+// a field of a marked struct and each call of a marked function, with the
+// tests of fields against constants that must hold for it to run. A test
+// is recorded only where the parser can read it exactly (`f == K`,
+// `f != K`, a bare int/bool field, `!`, and conjunctions on the taken
+// side); any other condition adds nothing, which can only make a use look
+// reachable in more cases, never fewer.
+struct FieldTest {
+    std::string field;  // qualified, e.g. "btforge::DefaultParams::mode"
+    bool equal = true;  // field == value; false: field != value
+    long long value = 0;
+};
+
+struct GuardedUse {
+    enum class Kind { FieldRead, Call };
+    Kind kind = Kind::FieldRead;
+    std::string target;              // the field ("btforge::DefaultParams::ema_fast") or the function, qualified
+    SourceLocation location;         // of the use
+    std::vector<FieldTest> guard;    // all hold wherever the use runs
+};
+
+// A place where marked code makes an instance of a marked struct or may
+// change or reinterpret one: a variable or field held by value, a parameter
+// by value that is not const, a reference or pointer to non-const, a braced
+// or cast-made value, a call that returns one by value, a cast of a pointer
+// or reference to one. A claim about a struct's field needs the struct
+// received once and read only (Note [Parameters a mode reads]).
+struct ChangeableInstance {
+    std::string type;  // the struct, qualified
+    SourceLocation location;
+};
+
 struct Entity {
     enum class Kind { Struct, Enum, Constant, Function };
     Kind kind = Kind::Function;
@@ -59,6 +93,9 @@ struct Entity {
     std::vector<Parameter> parameters;
     // Functions: the marked functions it calls (qualified names), in first-call order.
     std::vector<std::string> callees;
+    // Functions: Note [Guarded uses], in source order.
+    std::vector<GuardedUse> uses;
+    std::vector<ChangeableInstance> changeable_instances;
 };
 
 // A use of the device subset that generation cannot accept.

@@ -2,6 +2,8 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include <boost/program_options.hpp>
 
@@ -10,6 +12,7 @@
 #include "generator/indicator_kernel_emitter.h"
 #include "generator/input_stamp.h"
 #include "generator/layout_emitter.h"
+#include "generator/parameter_claims.h"
 #include "generator/reference_parser.h"
 #include "generator/strategy_contract.h"
 #include "generator/strategy_scaffold.h"
@@ -31,18 +34,30 @@ int generate(const std::filesystem::path& root, const std::string& config_path, 
     std::vector<Violation> violations = model.violations;
     std::size_t subset_violations = violations.size();
     for (Violation& v : check_strategy_contracts(model, config)) violations.push_back(std::move(v));
+    std::size_t contract_violations = violations.size() - subset_violations;
+    // The proof reads the params and series structs the contract found.
+    if (contract_violations == 0) {
+        for (Violation& v : check_parameter_claims(model, config)) violations.push_back(std::move(v));
+    }
+    std::size_t claim_violations = violations.size() - subset_violations - contract_violations;
     if (!violations.empty()) {
         for (const Violation& v : violations) {
             std::cerr << v.location.file << ':' << v.location.line << ':' << v.location.column << ": " << v.rule
                       << ": " << v.explanation << '\n';
         }
-        std::cerr << "btforge-gen: ";
-        if (subset_violations > 0) std::cerr << subset_violations << " use(s) of C++ outside the device subset (SPEC §2)";
-        if (subset_violations > 0 && violations.size() > subset_violations) std::cerr << " and ";
-        if (violations.size() > subset_violations) {
-            std::cerr << violations.size() - subset_violations
-                      << " break(s) of a strategy's contract with its spec (Note [The strategy contract])";
+        std::vector<std::string> kinds;
+        if (subset_violations > 0)
+            kinds.push_back(std::to_string(subset_violations) + " use(s) of C++ outside the device subset (SPEC §2)");
+        if (contract_violations > 0) {
+            kinds.push_back(std::to_string(contract_violations) +
+                            " break(s) of a strategy's contract with its spec (Note [The strategy contract])");
         }
+        if (claim_violations > 0) {
+            kinds.push_back(std::to_string(claim_violations) +
+                            " read(s) a spec's read_when claim does not allow (Note [Parameters a mode reads])");
+        }
+        std::cerr << "btforge-gen: ";
+        for (std::size_t i = 0; i < kinds.size(); ++i) std::cerr << (i == 0 ? "" : " and ") << kinds[i];
         std::cerr << "; nothing generated\n";
         return 1;
     }

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "generator/clang_util.h"
+#include "generator/guarded_uses.h"
 #include "generator/subset_rules.h"
 
 namespace btforge::gen {
@@ -292,10 +293,14 @@ ReferenceModel parse_reference(const ParseOptions& options) {
         FilePosition p = file_position(clang_getCursorLocation(m.cursor));
         e.location = SourceLocation{paths.relative(p.file), p.line, p.column};
         fill_text(tu.get(), m.cursor, e);
-        if (e.kind == Entity::Kind::Struct) fill_layout(m.cursor, paths, e);
+        if (e.kind == Entity::Kind::Struct) {
+            fill_layout(m.cursor, paths, e);
+            fill_struct_instances(m.cursor, collector.usrs_, paths, e);
+        }
         if (e.kind == Entity::Kind::Function) {
             fill_parameters(m.cursor, e);
             fill_callees(m.cursor, collector.usrs_, e);
+            fill_guarded_uses(tu.get(), m.cursor, collector.usrs_, paths, e);  // Note [Guarded uses]
         }
         model.entities.push_back(std::move(e));
     }

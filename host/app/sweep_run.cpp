@@ -324,6 +324,9 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     run->header = "btforge sweep: strategy " + spec.name + ", " + std::to_string(space.count()) + " combinations of " +
                   grid.origin + "\n" + format_assumptions(run->assumptions) +
                   "  series:     " + describe_series(series, threads) + "\n";
+    // Note [Conditional axes]: what the grid leaves out, and whether that is proven.
+    if (std::string conditions = describe_conditions(grid, spec); !conditions.empty())
+        run->header += "  conditions: " + conditions + "\n";
     if (hooks.header) hooks.header(run->header);
 
     std::atomic<std::uint64_t> completed{0};

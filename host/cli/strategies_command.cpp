@@ -1,8 +1,13 @@
 #include <iostream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/engine/indicator_signatures.h"
+#include "host/io/number_format.h"
 #include "host/spec/strategy_spec.h"
 #include "host/strategies/strategy_binding.h"
 #include "spec/embedded_specs.h"
@@ -37,6 +42,19 @@ int run_strategies_command(const std::vector<std::string>& args) {
                                                 catalog);
         std::cout << binding.name << "  (spec/" << file << ", " << spec.parameters.size() << " parameters, "
                   << spec.indicators.size() << " indicator series)\n    " << spec.description << '\n';
+        // Note [Parameters a mode reads]: the claims, grouped as a grid would condition them.
+        std::map<std::pair<std::size_t, std::vector<double>>, std::string> claims;
+        for (const ParameterSpec& p : spec.parameters) {
+            if (!p.read_when) continue;
+            std::string& names = claims[{p.read_when->parameter, p.read_when->values}];
+            names += (names.empty() ? "" : ", ") + p.name;
+        }
+        for (const auto& [when, names] : claims) {
+            std::string values;
+            for (double v : when.second) values += (values.empty() ? "" : ",") + format_double(v);
+            std::cout << "    read only when " << spec.parameters[when.first].name << "=" << values << ": " << names
+                      << " (proven; a grid axis may say \"when\": \"spec\")\n";
+        }
     }
     return kExitOk;
 }

@@ -197,7 +197,24 @@ std::optional<AxisCondition> parse_condition(const JsonNode& axis, const Strateg
     if (!axis.json().is_object()) return std::nullopt;
     const auto when = axis.find("when");
     if (!when) return std::nullopt;
-    when->expect_object("an object naming one parameter and its values, e.g. {\"mode\": [0]}");
+    if (when->json().is_string() && when->json().get_ref<const std::string&>() == "spec") {
+        // Note [Parameters a mode reads]: the values are resolved against
+        // the controlling axis once every axis is known.
+        const ParameterSpec& self_spec = spec.parameters[self];
+        if (!self_spec.read_when) {
+            when->fail("a parameter the spec claims is read only for some values of another (\"read_when\" in " +
+                           spec.origin + ")",
+                       "\"spec\" for " + self_spec.name + ", which has no such claim");
+        }
+        AxisCondition condition;
+        condition.parameter = self_spec.read_when->parameter;
+        condition.values = self_spec.read_when->values;
+        condition.origin = axis.origin();
+        condition.json_path = when->pointer();
+        condition.from_spec = true;
+        return condition;
+    }
+    when->expect_object("an object naming one parameter and its values, e.g. {\"mode\": [0]}, or \"spec\"");
     if (when->json().size() != 1) when->fail("an object naming exactly one parameter and its values");
     const auto entry = when->json().begin();
     const std::string name = entry.key();
@@ -316,17 +333,24 @@ void apply_param_options(Grid& grid, const StrategySpec& spec, std::span<const s
         given[*index] = true;
         nlohmann::json value = param_option_value(value_text, option);
         if (when_at != std::string_view::npos) {
-            const auto condition = split_assignment(axis_text.substr(when_at + kWhen.size()));
-            if (!condition || condition->first.empty() || condition->second.empty()) {
-                throw ParamOptionSyntaxError(option + ": expected NAME=VALUES when OTHER=V or OTHER=V,W,...");
-            }
-            const nlohmann::json on = param_option_value(condition->second, option);
-            if (on.is_object() && !on.contains("values")) {
-                throw ParamOptionSyntaxError(option + ": expected the condition's values as OTHER=V or OTHER=V,W,..., "
-                                                      "not a range");
-            }
+            const std::string_view condition_text = axis_text.substr(when_at + kWhen.size());
             if (!value.is_object()) value = {{"values", nlohmann::json::array({value})}};
-            value["when"] = {{std::string(condition->first), on.is_object() ? on["values"] : on}};
+            if (condition_text == "spec") {
+                value["when"] = "spec";
+            } else {
+                const auto condition = split_assignment(condition_text);
+                if (!condition || condition->first.empty() || condition->second.empty()) {
+                    throw ParamOptionSyntaxError(option +
+                                                 ": expected NAME=VALUES when OTHER=V, OTHER=V,W,... or spec");
+                }
+                const nlohmann::json on = param_option_value(condition->second, option);
+                if (on.is_object() && !on.contains("values")) {
+                    throw ParamOptionSyntaxError(option +
+                                                 ": expected the condition's values as OTHER=V or OTHER=V,W,..., "
+                                                 "not a range");
+                }
+                value["when"] = {{std::string(condition->first), on.is_object() ? on["values"] : on}};
+            }
         }
         const JsonNode node(value, "", option);
         grid.axes[*index].values = parse_axis(node, spec.parameters[*index]);
@@ -336,17 +360,36 @@ void apply_param_options(Grid& grid, const StrategySpec& spec, std::span<const s
 }
 
 // Note [Conditional axes]: each condition's controlling axis has no
-// condition of its own and takes every value the condition names.
-void check_conditions(const Grid& grid, const StrategySpec& spec) {
-    for (const GridAxis& axis : grid.axes) {
+// condition of its own and takes every value the condition names; a
+// condition from the spec keeps the claim's values that the axis has; and
+// each condition is proven or not (Note [Parameters a mode reads]).
+void resolve_conditions(Grid& grid, const StrategySpec& spec) {
+    for (GridAxis& axis : grid.axes) {
         if (!axis.when) continue;
-        const AxisCondition& when = *axis.when;
+        AxisCondition& when = *axis.when;
         const GridAxis& controller = grid.axes[when.parameter];
         const std::string& origin = when.origin;
         if (controller.when) {
             throw SpecError(origin, when.json_path,
                             "expected a parameter without a condition of its own, got " +
                                 spec.parameters[when.parameter].name + ", whose axis has one");
+        }
+        const std::optional<ReadCondition>& claim = spec.parameters[axis.parameter].read_when;
+        const auto claimed = [&](double v) {
+            return std::find(claim->values.begin(), claim->values.end(), v) != claim->values.end();
+        };
+        if (when.from_spec) {
+            when.values.clear();
+            for (double v : controller.values) {
+                if (claimed(v)) when.values.push_back(v);
+            }
+            when.proven = true;
+            continue;
+        }
+        if (claim && claim->parameter == when.parameter) {
+            when.proven = std::all_of(controller.values.begin(), controller.values.end(), [&](double v) {
+                return !claimed(v) || std::find(when.values.begin(), when.values.end(), v) != when.values.end();
+            });
         }
         for (double v : when.values) {
             if (std::find(controller.values.begin(), controller.values.end(), v) == controller.values.end()) {
@@ -397,7 +440,7 @@ Grid parse_grid(std::string_view json_text, std::string origin, const StrategySp
         }
     }
     apply_param_options(grid, spec, param_options);
-    check_conditions(grid, spec);
+    resolve_conditions(grid, spec);
 
     checked_space_size(grid, origin, "/parameters");
     const std::uint64_t full_size = checked_conditional_size(grid, origin);
@@ -434,11 +477,35 @@ Grid default_grid(const StrategySpec& spec) {
     return grid;
 }
 
+std::string describe_conditions(const Grid& grid, const StrategySpec& spec) {
+    std::string proven;
+    std::string chosen;
+    for (const GridAxis& axis : grid.axes) {
+        if (!axis.when) continue;
+        const AxisCondition& when = *axis.when;
+        std::string values;
+        for (double v : when.values) values += (values.empty() ? "" : ",") + format_double(v);
+        std::string& list = when.proven ? proven : chosen;
+        list += (list.empty() ? "" : ", ") + spec.parameters[axis.parameter].name + " when " +
+                spec.parameters[when.parameter].name + "=" + (values.empty() ? "(no value of this grid)" : values);
+    }
+    std::string text;
+    if (!proven.empty()) {
+        text += proven + " (proven by the spec's read_when, checked against the reference: the combinations left out "
+                         "repeat ones that run)";
+    }
+    if (!chosen.empty()) {
+        text += (text.empty() ? "" : "; ") + chosen +
+                " (not proven by the spec: the combinations left out may give other results)";
+    }
+    return text;
+}
+
 Grid grid_from_param_options(const StrategySpec& spec, std::span<const std::string> param_options) {
     Grid grid = default_grid(spec);
     apply_param_options(grid, spec, param_options);
     if (!param_options.empty()) grid.origin = origin_with_param_options("", param_options);
-    check_conditions(grid, spec);
+    resolve_conditions(grid, spec);
     checked_space_size(grid, grid.origin, "");
     checked_conditional_size(grid, grid.origin);
     return grid;

@@ -28,11 +28,22 @@ namespace btforge {
 // holds is a typo). Ids stay those of the whole product (a conditional
 // grid's combinations are a subset of it, decoded as before); the run order
 // is CombinationSpace's (Note [Mixed radix digit order]).
+// `"when": "spec"` (--param "ema_fast=8,12,20 when spec") takes the
+// condition from the spec's read_when claim, which btforge-gen proved
+// against the reference (Note [Parameters a mode reads]): its values are
+// the claim's that the controlling axis has (none: the axis is read nowhere
+// in this grid and takes its first value throughout). A condition is
+// `proven` when it keeps every value of the controlling axis where the spec
+// says the parameter is read: then the combinations it leaves out give
+// exactly the results of ones it runs. Any other condition is the user's
+// choice of what to leave out, and the run header says so.
 struct AxisCondition {
     std::size_t parameter = 0;   // the controlling parameter, index into StrategySpec::parameters
     std::vector<double> values;  // where the axis applies; values of the controlling axis
     std::string origin;          // the grid file, or the --param option
     std::string json_path;       // of the condition's values in it
+    bool from_spec = false;      // "when": "spec"
+    bool proven = false;         // leaves out only combinations that the spec proves repeat others
 };
 
 // One parameter's values in a sweep, in the order the grid lists them.
@@ -75,7 +86,8 @@ inline constexpr std::size_t kMaxValuesPerParameter = std::size_t{1} << 24;
 //   NAME=START:STOP:STEP      {"range": {"start": START, "stop": STOP, "step": STEP}}
 //   NAME=log:START:STOP:NUM   {"log_range": {"start": START, "stop": STOP, "num": NUM}}
 //   any of these, then " when OTHER=V[,W...]": "when": {"OTHER": [V, W]}
-//                             (Note [Conditional axes])
+//                             (Note [Conditional axes]), or " when spec":
+//                             "when": "spec"
 // The text becomes that JSON value and is read by the grid file's own code,
 // so it obeys the same rules and gives the same values, and a rule it breaks
 // is a SpecError naming the option and the field (exit status 1, as in a
@@ -95,6 +107,11 @@ Grid parse_grid(std::string_view json_text, std::string origin, const StrategySp
 
 // The one combination made of every parameter's default.
 Grid default_grid(const StrategySpec& spec);
+
+// Note [Conditional axes]: "ema_fast, ema_slow when mode=0 (proven by the
+// spec's read_when: ...)", one clause per condition, for the run header;
+// "" for a grid without conditions.
+std::string describe_conditions(const Grid& grid, const StrategySpec& spec);
 
 // The defaults with the axes of `param_options` (Note [Grid axes on the
 // command line]), as a grid file listing only those would give.

@@ -55,7 +55,7 @@ ParameterType parse_type(const JsonNode& node) {
 
 ParameterSpec parse_parameter(const JsonNode& node, const std::vector<ParameterSpec>& earlier) {
     node.expect_object("a parameter object");
-    node.allow_only_keys({"name", "type", "default", "min", "max", "series", "description"});
+    node.allow_only_keys({"name", "type", "default", "min", "max", "series", "description", "read_when"});
     ParameterSpec p;
     p.json_path = node.pointer();
 
@@ -90,6 +90,52 @@ ParameterSpec parse_parameter(const JsonNode& node, const std::vector<ParameterS
     if (p.default_value < p.min || p.default_value > p.max)
         default_node.fail("a number within [min, max] = [" + format_double(p.min) + ", " + format_double(p.max) + "]");
     return p;
+}
+
+// Note [Parameters a mode reads]: the "read_when" of parameter `self`, read
+// once every parameter is known (the controlling one may come later).
+std::optional<ReadCondition> parse_read_when(const JsonNode& parameter, const std::vector<ParameterSpec>& params,
+                                             std::size_t self) {
+    const auto when = parameter.find("read_when");
+    if (!when) return std::nullopt;
+    when->expect_object("an object naming one parameter and the values where this one is read, e.g. {\"mode\": [0]}");
+    if (when->json().size() != 1) when->fail("an object naming exactly one parameter and its values");
+    const auto entry = when->json().begin();
+    const std::string& name = entry.key();
+    const JsonNode values(entry.value(), spec_detail::json_pointer_child(when->pointer(), name), when->origin());
+    auto it = std::find_if(params.begin(), params.end(), [&](const ParameterSpec& p) { return p.name == name; });
+    if (it == params.end()) values.fail("a parameter of the strategy", "unknown key " + in_quotes(name));
+    const auto controller = static_cast<std::size_t>(it - params.begin());
+    if (controller == self) values.fail("another parameter than " + in_quotes(name) + " itself");
+    if (it->type == ParameterType::Double || it->series) {
+        values.fail("an int or bool parameter with \"series\": false (a mode the reference tests)",
+                    in_quotes(name) + ", declared at " + it->json_path);
+    }
+    if (it->max - it->min + 1 > kMaxControllingValues) {
+        values.fail("a parameter of at most " + format_double(kMaxControllingValues) + " values",
+                    in_quotes(name) + ", declared at " + it->json_path + " from " + format_double(it->min) + " to " +
+                        format_double(it->max));
+    }
+    const std::size_t n = values.expect_array("an array of the values where " + in_quotes(params[self].name) + " is read");
+    ReadCondition condition;
+    condition.parameter = controller;
+    condition.json_path = values.pointer();
+    for (std::size_t i = 0; i < n; ++i) {
+        const JsonNode element = values.element(i);
+        const double v = element.json().is_boolean() ? (element.json().get<bool>() ? 1.0 : 0.0) : element.as_number();
+        if (std::floor(v) != v || v < it->min || v > it->max) {
+            element.fail("a value of " + in_quotes(name) + " (an integer from " + format_double(it->min) + " to " +
+                         format_double(it->max) + ")");
+        }
+        if (std::find(condition.values.begin(), condition.values.end(), v) != condition.values.end())
+            element.fail("a value not listed before");
+        condition.values.push_back(v);
+    }
+    if (condition.values.empty()) values.fail("at least one value (a parameter never read belongs in no spec)");
+    std::sort(condition.values.begin(), condition.values.end());
+    if (it->max - it->min + 1 == static_cast<double>(condition.values.size()))
+        values.fail("some of " + in_quotes(name) + "'s values left out (a claim of every value says nothing)");
+    return condition;
 }
 
 // Note [Account settings]: the rules live with the settings.
@@ -234,6 +280,17 @@ StrategySpec parse_strategy_spec(std::string_view json_text, std::string origin,
     const JsonNode params = root.require("parameters");
     const std::size_t n_params = params.expect_array("an array of parameter objects");
     for (std::size_t i = 0; i < n_params; ++i) spec.parameters.push_back(parse_parameter(params.element(i), spec.parameters));
+    for (std::size_t i = 0; i < n_params; ++i)
+        spec.parameters[i].read_when = parse_read_when(params.element(i), spec.parameters, i);
+    for (const ParameterSpec& p : spec.parameters) {
+        if (!p.read_when) continue;
+        const ParameterSpec& controller = spec.parameters[p.read_when->parameter];
+        if (controller.read_when) {
+            throw SpecError(origin, p.read_when->json_path,
+                            "expected a controlling parameter without a claim of its own, got " + in_quotes(controller.name) +
+                                ", which has one at " + controller.read_when->json_path);
+        }
+    }
 
     std::vector<bool> used(spec.parameters.size(), false);
     if (auto indicators = root.find("indicators")) {

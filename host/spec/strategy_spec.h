@@ -33,6 +33,30 @@ std::string_view to_string(ParameterType type);  // "int", "double", "bool"
 inline constexpr double kMinIntParameter = -2147483648.0;
 inline constexpr double kMaxIntParameter = 2147483647.0;
 
+// Note [Parameters a mode reads]
+// A spec may claim that a parameter is read only where another takes some
+// values (the default strategy reads its EMA periods only in mode 0):
+//   {"name": "ema_fast", ..., "read_when": {"mode": [0]}}
+// A series parameter's claim covers the series made from it too. btforge-gen
+// proves every claim against the reference before it generates anything
+// (generator/parameter_claims.h): each read of the field, or of a series an
+// indicator makes from it, must sit where the reference's own tests of the
+// controlling field (`if (p.mode == 0)`, an early return, `&&`, `?:`, through
+// every call on the way from the strategy's entry) leave only the claimed
+// values. A grid may then condition the axis on the claim ("when": "spec",
+// Note [Conditional axes]): the combinations it leaves out would give
+// exactly the results of the one it keeps.
+// A controlling parameter takes at most this many values, so that the proof
+// can follow each of them through the reference.
+inline constexpr double kMaxControllingValues = 256;
+
+struct ReadCondition {
+    std::size_t parameter = 0;   // the controlling parameter: int or bool, not series, at most
+                                 // kMaxControllingValues values, with no claim of its own
+    std::vector<double> values;  // ascending, distinct, integral, within its [min, max], not all of them
+    std::string json_path;       // e.g. "/parameters/0/read_when/mode"
+};
+
 struct ParameterSpec {
     std::string name;           // identifier, no "__", no C++ keyword; unique among parameters
     ParameterType type = ParameterType::Double;
@@ -41,6 +65,7 @@ struct ParameterSpec {
     double max = 0;             // bool: 1
     bool series = false;        // changes an indicator series; then at least one indicator uses it
     std::string description;
+    std::optional<ReadCondition> read_when;  // Note [Parameters a mode reads]
     std::string json_path;      // e.g. "/parameters/3"
 };
 

@@ -41,6 +41,7 @@ SEED = "7"
 BARS = "3000"
 # The same market options everywhere a sweep and its replay must agree.
 MARKET = ["--synthetic-seed", SEED, "--synthetic-bars", BARS]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository
 
 # 2^7 = 128 combinations; adx_min 100 should leave the trend mode without a trade.
 DEFAULT_GRID = {
@@ -460,6 +461,43 @@ class ConditionalAxes(CliTestCase):
         self.btforge("sweep", *options, "--top", "1000", "--min-trades", "0", "-o", self.path("param"), *MARKET)
         _, param_rows, _ = read_csv(self.path("param.csv"))
         self.assertEqual(param_rows, cond_rows)
+
+    def test_every_read_when_claim_of_the_spec_holds_on_results(self):
+        """Note [Parameters a mode reads]: btforge-gen proves spec/default.json's
+        read_when claims on the reference's code; here they are checked on
+        results, independently of that proof. Every claimed parameter takes
+        two values in both modes; "when": "spec" leaves out what the claims
+        say repeats, and every outcome of the full grid is still there, in
+        the same rows."""
+        with open(os.path.join(ROOT, "spec", "default.json")) as f:
+            spec = json.load(f)
+        claimed = {p["name"]: p for p in spec["parameters"] if "read_when" in p}
+        self.assertEqual(len(claimed), 12)
+        params = {"mode": {"values": [0, 1]}}
+        for name, p in claimed.items():
+            low = p["default"]
+            high = low + 1 if p["type"] == "int" else low * 0.8
+            params[name] = {"values": [low, high]}
+        full = self.write_json("grid_claims_full.json", {"strategy": "default", "parameters": params})
+        for axis in claimed:
+            params[axis] = dict(params[axis], when="spec")
+        proven = self.write_json("grid_claims_spec.json", {"strategy": "default", "parameters": params})
+        for name, grid in (("claims_full", full), ("claims_spec", proven)):
+            p = self.btforge("sweep", "--grid", grid, "--top", "100000", "--min-trades", "0", "-o", self.path(name),
+                             *MARKET)
+        self.assertIn("(proven by the spec's read_when", p.stderr)
+        with open(self.path("claims_full.json")) as f:
+            full_doc = json.load(f)
+        with open(self.path("claims_spec.json")) as f:
+            spec_doc = json.load(f)
+        per_mode = {m: sum(1 for p in claimed.values() if p["read_when"]["mode"] == [m]) for m in (0, 1)}
+        self.assertEqual(full_doc["combinations"], 2 ** (1 + len(claimed)))
+        self.assertEqual(spec_doc["combinations"], 2 ** per_mode[0] + 2 ** per_mode[1])
+        self.assertEqual(spec_doc["distinct_outcomes"], full_doc["distinct_outcomes"])
+        _, full_rows, _ = read_csv(self.path("claims_full.csv"))
+        _, spec_rows, _ = read_csv(self.path("claims_spec.csv"))
+        strip = lambda rows: [{k: v for k, v in r.items() if k != "outcome_combinations"} for r in rows]
+        self.assertEqual(strip(spec_rows), strip(full_rows))
 
 
 class BadInputsAreRejected(CliTestCase):

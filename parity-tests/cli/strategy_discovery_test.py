@@ -24,6 +24,9 @@ class StrategyDiscovery(e2e.CliTestCase):
         p = self.btforge("strategies")
         for name in CMAKE_NAMES:
             self.assertIn("%s  (spec/%s.json, " % (name, name), p.stdout)
+        if "default" in CMAKE_NAMES:
+            # Note [Parameters a mode reads]: the spec's claims, grouped by condition.
+            self.assertIn("    read only when mode=1: bb_period, bb_k, rsi_oversold, rsi_overbought (proven", p.stdout)
 
 
 if __name__ == "__main__":

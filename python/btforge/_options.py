@@ -68,8 +68,8 @@ def grid_options(strategy: str, grid: GridLike) -> Dict[str, Any]:
     grid document as a dict, or a short dict ``{"ema_fast": [8, 12], "sl_atr":
     {"range": {"start": 1, "stop": 3, "step": 0.5}}}`` whose values are lists
     (``values``), a scalar (one value) or an axis object of the grid format,
-    which may carry a condition: ``{"values": [8, 12], "when": {"mode": [0]}}``
-    (Note [Conditional axes])."""
+    which may carry a condition: ``{"values": [8, 12], "when": {"mode": [0]}}``,
+    or the spec's proven one: ``"when": "spec"`` (Note [Conditional axes])."""
     if grid is None:
         return {}
     if isinstance(grid, (str, os.PathLike)):

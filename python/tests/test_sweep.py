@@ -131,6 +131,10 @@ def test_a_conditional_axis_runs_fewer_combinations_and_loses_no_outcome(run_cli
     run_cli("sweep", *SYNTH, "--param", "ema_fast=8,12,20 when mode=0", "--param", "mode=0,1", "--param",
             "sl_atr=1.5,3", "--top", "100", "--min-trades", "0", "--threads", "2", "--backend", "cpu", "-o", "r")
     pd.testing.assert_frame_equal(fewer.table, cli_table(tmp_path / "r.csv", fewer), check_exact=True)
+    # Note [Parameters a mode reads]: "when": "spec" is the spec's proven claim, mode 0 here.
+    from_spec = dict(plain, ema_fast={"values": [8, 12, 20], "when": "spec"})
+    proven = btforge.sweep(market, grid=from_spec, top=100, min_trades=0, threads=2, backend="cpu", progress=False)
+    pd.testing.assert_frame_equal(proven.table, fewer.table, check_exact=True)
 
 
 def test_grid_dict_equals_the_grid_file(tmp_path):

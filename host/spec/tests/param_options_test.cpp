@@ -189,8 +189,8 @@ TEST_CASE("--param text that forms no grid value is a syntax error naming the op
         {"sl_atr=1e999", "--param sl_atr=1e999: expected a number, true or false, got \"1e999\""},
         {"sl_atr=log:1:4", "--param sl_atr=log:1:4: expected log:START:STOP:NUM, got \"log:1:4\""},
         {"ema_fast=1,2:3", "--param ema_fast=1,2:3: expected a number, true or false, got \"1,2\""},
-        {"ema_fast=8,12 when mode", "--param ema_fast=8,12 when mode: expected NAME=VALUES when OTHER=V or OTHER=V,W"},
-        {"ema_fast=8,12 when =0", "--param ema_fast=8,12 when =0: expected NAME=VALUES when OTHER=V or OTHER=V,W"},
+        {"ema_fast=8,12 when mode", "--param ema_fast=8,12 when mode: expected NAME=VALUES when OTHER=V, OTHER=V,W,... or spec"},
+        {"ema_fast=8,12 when =0", "--param ema_fast=8,12 when =0: expected NAME=VALUES when OTHER=V, OTHER=V,W,... or spec"},
         {"ema_fast=8,12 when mode=0:2:1", "--param ema_fast=8,12 when mode=0:2:1: expected the condition's values"},
         {"ema_fast=8,12 when mode=x", "--param ema_fast=8,12 when mode=x: expected a number, true or false"},
     };

@@ -137,7 +137,7 @@ TEST_CASE("malformed specs are rejected with their own message and JSON pointer"
         {"parameter series not a bool", [](json& j) { j["parameters"][1]["series"] = "yes"; }, "/parameters/1/series",
          "expected true or false, got \"yes\""},
         {"unknown parameter key", [](json& j) { j["parameters"][1]["mni"] = 0; }, "/parameters/1/mni",
-         "expected one of the keys name, type, default, min, max, series, description, got unknown key \"mni\""},
+         "expected one of the keys name, type, default, min, max, series, description, read_when, got unknown key \"mni\""},
         {"description of a parameter not a string", [](json& j) { j["parameters"][1]["description"] = false; },
          "/parameters/1/description", "expected a string, got false"},
         {"int missing min", [](json& j) { j["parameters"][0].erase("min"); }, "/parameters/0",

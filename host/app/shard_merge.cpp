@@ -27,6 +27,7 @@ CheckedSweepRequest request_of_shards(const NamedShard& shard, int threads) {
     request.cpcv = run.cpcv;
     request.spa = run.spa;
     request.returns = run.returns;
+    request.daily_returns = run.return_days > 0;
     request.spa_seed = run.spa_seed;
     request.spa_size = run.spa_size;
     request.spa_benchmark = run.spa_benchmark;

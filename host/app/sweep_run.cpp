@@ -9,12 +9,14 @@
 #include "host/app/thread_count.h"
 #include "host/app/usage_error.h"
 #include "host/data/buy_and_hold.h"
+#include "host/data/equity_mark_bars.h"
 #include "host/data/timestamp_parse.h"
 #include "host/engine/account_config.h"
 #include "host/io/sha256.h"
 #include "host/report/progress_reporter.h"
 #include "host/spec/account_settings.h"
 #include "host/validation/return_streams.h"
+#include "reference/market/utc_days.h"
 
 namespace btforge {
 
@@ -38,6 +40,9 @@ nlohmann::json run_identity(const SweepRun& run, const CheckedSweepRequest& chec
     id["cpcv"] = r.cpcv;
     id["spa"] = r.spa;
     id["returns"] = r.returns;
+    // Note [Equity marks at UTC days]: named, with the number of days, only
+    // when daily (the shards of format 6 before it have neither).
+    if (r.daily_returns) id["return_days"] = run.return_days;
     id["spa_seed"] = r.spa_seed;
     id["spa_size"] = r.spa_size;
     // Note [Buy-and-hold benchmark]: named, with its marks, only when not
@@ -140,9 +145,12 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
     if (r.spa_benchmark == "hold" && !checked.spa_plan) {
         throw UsageError("--spa-benchmark sets what --spa tests against; give --spa too");
     }
-    checked.return_streams = keeps_return_streams(checked.spa_plan.has_value(), r.returns);
+    checked.return_streams = keeps_return_streams(checked.spa_plan.has_value(), r.returns, r.daily_returns);
     if (checked.return_streams && (r.returns == 0 || r.returns < -1)) {
         throw UsageError("--returns must be 1 or more parts of the window, got " + std::to_string(r.returns));
+    }
+    if (r.daily_returns && r.returns != -1) {
+        throw UsageError("--returns is either M parts or daily, got both (" + std::to_string(r.returns) + " and daily)");
     }
     if (checked.rank_by_dsr) {
         if (r.periods == 0) throw UsageError("--rank-by dsr needs the period statistics: --periods must be 1..16, got 0");
@@ -212,6 +220,7 @@ SweepValidation validate_rows(const CheckedSweepRequest& checked, std::span<cons
                                    std::to_string(combinations) + " combinations");
         }
         validation.return_parts = marks.per_combination;
+        validation.daily_returns = r.daily_returns;
         validation.equity_marks = marks.values;
         validation.initial_equity = marks.initial_equity;
         validation.seed = r.spa_seed;
@@ -286,9 +295,13 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         throw UsageError("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
                          std::to_string(window.n_bars));
     }
-    // Note [Equity marks]: the return streams, `returns` parts of the window.
+    // Note [Equity marks]: the return streams, `returns` parts of the window
+    // or its UTC days (Note [Equity marks at UTC days]).
     int equity_marks = 0;
-    if (checked.return_streams) {
+    if (checked.return_streams && r.daily_returns) {
+        equity_marks = utc_days_with_bars(window_view(market.view(), window));
+        run->return_days = equity_marks;
+    } else if (checked.return_streams) {
         equity_marks = return_stream_parts(r.returns, window.n_bars);
         if (equity_marks > window.n_bars) {
             throw UsageError("--returns " + std::to_string(equity_marks) + " needs at least that many bars; the window has " +
@@ -297,7 +310,8 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     }
 
     if (r.spa_benchmark == "hold") {
-        run->benchmark_marks = buy_and_hold_marks(market, window, equity_marks, run->account.initial_equity);
+        run->benchmark_marks = buy_and_hold_marks(market, window, equity_mark_bars(market, window, equity_marks, r.daily_returns),
+                                                  run->account.initial_equity);
     }
     run->identity = run_identity(*run, checked);  // Note [Identity of a run's inputs]
     if (checked.shard) {
@@ -316,6 +330,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
                  &series};
     job.account.n_periods = periods;
     job.account.equity_marks = equity_marks;
+    job.account.daily_equity_marks = r.daily_returns ? 1 : 0;
     run->bars_per_year = job.account.bars_per_year;
     const std::uint64_t cells_per_combination =
         static_cast<std::uint64_t>(window.n_bars) * static_cast<std::uint64_t>(market.n_symbols());

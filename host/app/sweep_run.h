@@ -65,10 +65,12 @@ struct SweepRequest {
     std::string cpcv;          // "" or K[:E] (Note [Combinatorial purged cross-validation])
     // Note [Reality Check, SPA and StepM]: "" or B[:L], the bootstrap's
     // resamples and mean block; over return streams of `returns` parts of
-    // the window (-1: 256, or the window's bars when fewer), from seed
-    // spa_seed, StepM at size spa_size.
+    // the window (-1: 256, or the window's bars when fewer), or with
+    // daily_returns of its UTC days (Note [Equity marks at UTC days]), from
+    // seed spa_seed, StepM at size spa_size.
     std::string spa;
     int returns = -1;
+    bool daily_returns = false;  // --returns daily; then returns stays -1
     unsigned long long spa_seed = 0;
     double spa_size = 0.05;
     std::string spa_benchmark = "cash";  // or "hold" (Note [Buy-and-hold benchmark])
@@ -173,6 +175,7 @@ struct SweepRun {
     PeriodSpans spans;
     double bars_per_year = 0.0;
     std::vector<double> benchmark_marks;  // --spa-benchmark hold (Note [Buy-and-hold benchmark])
+    int return_days = 0;  // --returns daily: the parts, the window's UTC days (Note [Equity marks at UTC days])
     RunSummary summary;
     // --shard: the ordinals it ran, and what makes two shards one run's.
     std::uint64_t first_ordinal = 0;

@@ -1,7 +1,10 @@
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -17,10 +20,12 @@
 #include "host/cli/option_groups.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
+#include "host/data/market_window.h"
 #include "host/io/atomic_file.h"
 #include "host/parity/parity_run.h"
 #include "host/spec/account_settings.h"
 #include "host/io/number_format.h"
+#include "reference/market/utc_days.h"
 
 namespace btforge {
 
@@ -58,7 +63,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     int bars = kFloorBars;
     std::uint64_t combinations = kFloorCombinations;
     int periods = kMaxPeriods;
-    int equity_marks = -1;
+    std::string equity_marks_text;  // N or daily
     int threads = 0;
     std::string report;
     std::string margin_mode = "cross";
@@ -78,9 +83,9 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("periods", po::value(&periods)->default_value(periods),
          ("period statistics compared per combination, 0.." + std::to_string(kMaxPeriods) +
           " (Note [Period statistics])").c_str())
-        ("equity-marks", po::value(&equity_marks)->value_name("N"),
+        ("equity-marks", po::value(&equity_marks_text)->value_name("N|daily"),
          "equity marks compared per combination, 0..bars of the window (default: 256, or the window's bars when "
-         "fewer; Note [Equity marks])")
+         "fewer; Note [Equity marks]), or one per UTC day of the window (Note [Equity marks at UTC days])")
         ("threads,j", po::value(&threads)->default_value(threads), "worker threads (0: every CPU this process may run on)")
         ("initial-equity", po::value<double>()->value_name("X")->notifier([&initial_equity](double x) {
              initial_equity = x;
@@ -160,12 +165,26 @@ int run_parity_command(const std::vector<std::string>& args) {
                         std::to_string(window.n_bars));
     }
     if (periods > 0) std::cout << "period statistics: " << periods << " per combination, compared field by field\n";
+    int equity_marks = -1;
+    const bool daily_marks = equity_marks_text == "daily";
+    if (daily_marks) {
+        equity_marks = utc_days_with_bars(window_view(market.market.view(), window));
+    } else if (!equity_marks_text.empty()) {
+        const char* end = equity_marks_text.data() + equity_marks_text.size();
+        const auto [stop, error] = std::from_chars(equity_marks_text.data(), end, equity_marks);
+        if (error != std::errc() || stop != end || equity_marks < 0) {
+            throw po::error("--equity-marks: expected a whole number N or daily, got '" + equity_marks_text + "'");
+        }
+    }
     if (equity_marks < 0) equity_marks = std::min(256, window.n_bars);
     if (equity_marks > window.n_bars) {
         throw po::error("--equity-marks " + std::to_string(equity_marks) +
                         " needs at least that many bars in the window, which has " + std::to_string(window.n_bars));
     }
-    if (equity_marks > 0) std::cout << "equity marks: " << equity_marks << " per combination, compared value by value\n";
+    if (equity_marks > 0) {
+        std::cout << "equity marks: " << equity_marks << (daily_marks ? " (the window's UTC days)" : "")
+                  << " per combination, compared value by value\n";
+    }
 
     bool passed = true;
     nlohmann::json results = nlohmann::json::array();
@@ -174,7 +193,8 @@ int run_parity_command(const std::vector<std::string>& args) {
         choice.strategy = name;
         choice.spec_file = spec_file;
         LoadedStrategy loaded = load_strategy(choice);
-        parity::ParityRunOptions run{seed, combinations, threads, window, periods, mode, initial_equity, equity_marks};
+        parity::ParityRunOptions run{seed,           combinations, threads,      window,     periods,
+                                     mode,           initial_equity, equity_marks, daily_marks};
         parity::ParityResult result = parity::run_parity(loaded.spec, *loaded.binding, market, backend, run);
         const double liquidated_share = result.liquidated_share();
         std::cout << "\nstrategy " << name << ": " << result.combinations << " random combinations of "

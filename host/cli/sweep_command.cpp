@@ -1,6 +1,9 @@
+#include <charconv>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <system_error>
 
 #include "host/app/mpi_sweep.h"
 #include "host/app/sweep_run.h"
@@ -18,6 +21,7 @@ namespace po = boost::program_options;
 int run_sweep_command(const std::vector<std::string>& args) {
     SweepRequest request;
     std::string output = "btforge-sweep";
+    std::string returns_text;  // --returns M or daily
     po::options_description options;
     po::options_description sweep("Sweep");
     sweep.add_options()
@@ -54,10 +58,10 @@ int run_sweep_command(const std::vector<std::string>& args) {
          "White's Reality Check, Hansen's SPA and Romano-Wolf's StepM over every combination's return stream "
          "against holding cash: B stationary-bootstrap resamples (default 1000) of mean block length L (default "
          "the square root of --returns)")
-        ("returns", po::value(&request.returns)->value_name("M"),
+        ("returns", po::value(&returns_text)->value_name("M|daily"),
          "keep each combination's returns over M equal parts of the window (default with --spa: 256, or the "
-         "window's bars when fewer): the trials are clustered by them (ONC) for the effective number of trials "
-         "and the clustered DSR, and --spa resamples them")
+         "window's bars when fewer), or over its UTC days (daily): the trials are clustered by them (ONC) for "
+         "the effective number of trials and the clustered DSR, and --spa resamples them")
         ("spa-seed", whole_number_value(&request.spa_seed),
          "seed of --spa's resamples and of the clusters' sample (default 0)")
         ("spa-size", po::value(&request.spa_size)->default_value(request.spa_size)->value_name("ALPHA"),
@@ -93,6 +97,20 @@ int run_sweep_command(const std::vector<std::string>& args) {
     if (!parse_command_line(args, "Usage: btforge sweep [options]\nRuns every combination of a grid and ranks them.",
                             options, &given)) {
         return kExitOk;
+    }
+    // Note [Equity marks at UTC days]: --returns M or daily.
+    if (given.count("returns") != 0) {
+        if (returns_text == "daily") {
+            request.daily_returns = true;
+        } else {
+            int parts = 0;
+            const char* end = returns_text.data() + returns_text.size();
+            const auto [stop, error] = std::from_chars(returns_text.data(), end, parts);
+            if (returns_text.empty() || error != std::errc() || stop != end) {
+                throw po::error("--returns: expected a whole number of parts M or daily, got '" + returns_text + "'");
+            }
+            request.returns = parts;
+        }
     }
     if (mpi.enabled) {
         const bool device_chosen = (given.count("device") != 0 && !given["device"].defaulted()) || given.count("devices") != 0;

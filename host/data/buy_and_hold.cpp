@@ -5,12 +5,16 @@
 
 namespace btforge {
 
-std::vector<double> buy_and_hold_marks(const Market& market, const MarketWindow& window, int parts,
-                                       double initial_equity) {
-    if (parts < 1 || parts > window.n_bars) {
-        throw std::invalid_argument("buy_and_hold_marks: " + std::to_string(parts) + " parts of a window of " +
-                                    std::to_string(window.n_bars) + " bars");
+std::vector<double> buy_and_hold_marks(const Market& market, const MarketWindow& window,
+                                       const std::vector<int>& mark_bars, double initial_equity) {
+    for (std::size_t i = 0; i < mark_bars.size(); ++i) {
+        if (mark_bars[i] < 0 || mark_bars[i] >= window.n_bars || (i > 0 && mark_bars[i] <= mark_bars[i - 1])) {
+            throw std::invalid_argument("buy_and_hold_marks: mark " + std::to_string(i) + " at bar " +
+                                        std::to_string(mark_bars[i]) + " of a window of " +
+                                        std::to_string(window.n_bars) + " bars, not after the one before");
+        }
     }
+    const int parts = static_cast<int>(mark_bars.size());
     const int end = window.first_bar + window.n_bars;
     // Each symbol's first tradable bar in the window, or -1.
     std::vector<int> first(static_cast<std::size_t>(market.n_symbols()), -1);
@@ -30,8 +34,7 @@ std::vector<double> buy_and_hold_marks(const Market& market, const MarketWindow&
     std::vector<double> last_close(static_cast<std::size_t>(market.n_symbols()), 0.0);
     int next_bar = window.first_bar;
     for (int i = 0; i < parts; ++i) {
-        const int mark_bar = window.first_bar +
-                             static_cast<int>(static_cast<long long>(i + 1) * window.n_bars / parts) - 1;
+        const int mark_bar = window.first_bar + mark_bars[static_cast<std::size_t>(i)];
         for (; next_bar <= mark_bar; ++next_bar) {
             for (int s = 0; s < market.n_symbols(); ++s) {
                 if (market.tradable[market.index(s, next_bar)] != 0) {

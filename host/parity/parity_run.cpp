@@ -102,6 +102,7 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     SweepJob job{&binding, &spec, &space, &market.market, window, make_account_config(account, market.market), &series};
     job.account.n_periods = options.n_periods;
     job.account.equity_marks = options.equity_marks;
+    job.account.daily_equity_marks = options.daily_marks ? 1 : 0;
     job.account.margin_mode = options.margin_mode;
     result.margin_mode = options.margin_mode;
     // The backend's own series: compared with the reference's value by

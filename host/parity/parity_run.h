@@ -55,6 +55,7 @@ struct ParityRunOptions {
     // (Note [Accounting quantum]) at every account size the spec accepts.
     std::optional<double> initial_equity;
     int equity_marks = 0;  // equity marks compared per combination (Note [Equity marks])
+    bool daily_marks = false;  // equity_marks are the window's UTC days (Note [Equity marks at UTC days])
 };
 
 struct ParityResult {

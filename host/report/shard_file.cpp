@@ -403,7 +403,16 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
             f.fail("/identity/spa_size", "a number in (0, 1)", describe_value(id["spa_size"]));
         }
     }
-    if (keeps_return_streams(!run.spa.empty(), run.returns) && (run.returns == 0 || run.returns > run.bars)) {
+    // Note [Equity marks at UTC days]: present only when daily, with
+    // --returns not given as M, and then 1 to the window's bars days.
+    if (id.contains("return_days")) {
+        run.return_days = static_cast<int>(f.integer(id, "/identity", "return_days", 1, std::max(run.bars, 1)));
+        if (run.returns != -1) {
+            f.fail("/identity/returns", "-1 beside \"return_days\"", describe_value(id["returns"]));
+        }
+    }
+    if (keeps_return_streams(!run.spa.empty(), run.returns, run.return_days > 0) &&
+        (run.returns == 0 || run.returns > run.bars)) {
         f.fail("/identity/returns", "-1 or 1.." + std::to_string(run.bars) + " (the window's bars)",
                describe_value(id["returns"]));
     }
@@ -415,7 +424,8 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
             f.fail("/identity/spa_benchmark", "\"hold\" beside --spa", describe_value(id["spa_benchmark"]));
         }
         const json& marks = f.member(id, "/identity", "benchmark_marks");
-        const std::size_t parts = static_cast<std::size_t>(return_stream_parts(run.returns, run.bars));
+        const std::size_t parts = static_cast<std::size_t>(
+            run.return_days > 0 ? run.return_days : return_stream_parts(run.returns, run.bars));
         if (!marks.is_array() || marks.size() != parts) {
             f.fail("/identity/benchmark_marks", "an array of " + std::to_string(parts) + " equity marks",
                    describe_value(marks));
@@ -623,7 +633,8 @@ ShardFile read_shard(ShardInput& in) {
 }  // namespace
 
 int ShardFile::equity_marks_per_combination() const {
-    return keeps_return_streams(!run.spa.empty(), run.returns) ? return_stream_parts(run.returns, run.bars) : 0;
+    if (run.return_days > 0) return run.return_days;  // Note [Equity marks at UTC days]
+    return keeps_return_streams(!run.spa.empty(), run.returns, false) ? return_stream_parts(run.returns, run.bars) : 0;
 }
 
 std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations) {

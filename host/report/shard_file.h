@@ -139,6 +139,7 @@ struct ShardRun {
     std::string cpcv;
     std::string spa;  // Note [Reality Check, SPA and StepM]: "" or B[:L]
     int returns = -1;
+    int return_days = 0;  // --returns daily: its parts (Note [Equity marks at UTC days]); 0: not daily
     std::uint64_t spa_seed = 0;
     double spa_size = 0.05;
     // Note [Buy-and-hold benchmark]: "cash" (the identity names none) or

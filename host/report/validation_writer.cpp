@@ -171,7 +171,7 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         const bool hold = std::string(v.spa_benchmark) != "cash";
         out << "\nreality check, SPA and StepM against " << (hold ? "buying and holding every symbol" : "holding cash")
             << " (" << s.combinations << " return streams of "
-            << s.observations << " parts of the window, " << s.resamples << " stationary-bootstrap resamples of mean "
+            << s.observations << (v.daily_returns ? " UTC days" : " parts") << " of the window, " << s.resamples << " stationary-bootstrap resamples of mean "
             << "block " << cell(s.mean_block, 2) << ", seed " << v.seed
             << (s.device.empty() ? std::string() : ", the passes on " + s.device) << "):\n";
         if (s.undefined != nullptr) {
@@ -426,6 +426,8 @@ void write_validation_json(std::ostream& out, const SweepValidation& v, const St
                                       {"size", s.size},
                                       {"combinations", s.combinations},
                                       {"left_out", s.left_out}};
+        // Note [Equity marks at UTC days]: said only when daily, so the files of runs before it stand.
+        if (v.daily_returns) spa["observations_are"] = "utc_days";
         say_undefined(spa, "spa", s.undefined);
         if (s.combinations > 0) {
             spa["best"] = {{"combination_id", space.combination_id(s.best)}, {"mean_return", number(s.best_mean)}};

@@ -19,11 +19,15 @@ namespace btforge {
 std::vector<double> returns_of_equity_marks(std::span<const double> marks, int n_marks, double initial_equity);
 
 // A run keeps its return streams for --spa, which resamples them, and for
-// --returns alone, which clusters them (Note [Effective number of trials]).
-inline bool keeps_return_streams(bool spa, int requested_parts) { return spa || requested_parts != -1; }
+// --returns alone (M or daily), which clusters them (Note [Effective number
+// of trials]).
+inline bool keeps_return_streams(bool spa, int requested_parts, bool daily) {
+    return spa || requested_parts != -1 || daily;
+}
 
 // The parts of the window a return stream has: `requested` (--returns M),
-// or with -1 (not given) 256, or the window's bars when fewer.
+// or with -1 (not given) 256, or the window's bars when fewer. (With
+// --returns daily, the window's UTC days: Note [Equity marks at UTC days].)
 inline constexpr int kDefaultReturnParts = 256;
 inline int return_stream_parts(int requested, int window_bars) {
     if (requested != -1) return requested;

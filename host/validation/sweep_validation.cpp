@@ -195,6 +195,7 @@ SweepValidation validate_sweep(std::span<const PeriodStatistics> periods, const 
     v.sharpe_variance_undefined = trials.sharpe_variance_undefined;
     v.expected_max_sharpe_undefined = trials.expected_max_sharpe_undefined;
     std::vector<double> streams;
+    v.daily_returns = request.daily_returns;
     if (request.return_parts > 0) {
         streams = returns_of_equity_marks(request.equity_marks, request.return_parts, request.initial_equity);
         v.seed = request.seed;

@@ -106,6 +106,7 @@ struct SweepValidation {
     std::optional<PurgedCvReport> cpcv;
     std::optional<SpaReport> spa;  // superior indices are ordinals (run order)
     const char* spa_benchmark = "cash";  // or "buy and hold" (Note [Buy-and-hold benchmark])
+    bool daily_returns = false;  // the parts are UTC days (Note [Equity marks at UTC days])
     std::uint64_t seed = 0;  // of the clusters' sample and the bootstrap (--spa-seed)
 
     // A scan of every combination (the CSCV's or the CPCV's) was stopped.
@@ -126,6 +127,7 @@ struct ValidationRequest {
     // of trials], from seed), and with a bootstrap (its observations
     // return_parts) the Reality Check, SPA and StepM at size spa_size.
     int return_parts = 0;
+    bool daily_returns = false;  // the parts are the window's UTC days (Note [Equity marks at UTC days])
     std::span<const double> equity_marks;
     double initial_equity = 0.0;
     std::uint64_t seed = 0;

@@ -240,7 +240,7 @@ std::string validation_verdict(const SweepValidation& v) {
         const bool hold = std::string(v.spa_benchmark) != "cash";
         text += std::string(hold ? " Against buying and holding every symbol" : " Against holding cash") +
                 ", over every combination's returns in " + std::to_string(s.observations) +
-                " parts of the window: ";
+                (v.daily_returns ? " UTC days" : " parts") + " of the window: ";
         if (s.undefined != nullptr) {
             text += "the Reality Check and SPA are undefined (" + std::string(s.undefined) + ").";
         } else {

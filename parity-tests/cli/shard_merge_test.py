@@ -79,6 +79,12 @@ class ShardMergeTest(unittest.TestCase):
         self.assert_same_as_one_process([*PARAMS, "--spa", "100", "--returns", "40", "--spa-benchmark", "hold",
                                          "--top", "10", "--backend", "cpu"], 2, ("csv", "validation.json"))
 
+    def test_daily_returns_through_shards(self):
+        # Note [Equity marks at UTC days]: the identity carries the number of
+        # days; the shards' marks are the kernels' day ends, as one process's.
+        self.assert_same_as_one_process([*PARAMS, "--spa", "100", "--returns", "daily", "--spa-benchmark", "hold",
+                                         "--top", "10", "--backend", "cpu"], 2, ("csv", "validation.json"))
+
     def test_uneven_and_more_shards_than_combinations_need(self):
         for n in (5, 40):
             with self.subTest(shards=n):
@@ -358,6 +364,22 @@ class ShardFileTest(unittest.TestCase):
         self.merge_refused("stray.shard", "p1.shard",
                            says=("stray.shard: bad-shard-header: its header's /identity/benchmark_marks: expected none "
                                  "without \"spa_benchmark\"",))
+        # Daily marks: the days are checked against the window, and M beside them is refused.
+        for i in range(2):
+            self.run_btforge("sweep", *SMALL, "--returns", "daily", "--shard", f"{i}/2", "-o", f"d{i}")
+        days = Shard.read(self.path("d0.shard")).header["identity"]["return_days"]
+        self.assertEqual(len(Shard.read(self.path("d0.shard")).marks), 3 * days * 8)
+        self.run_btforge("merge", "d0.shard", "d1.shard", "-o", "dm")
+        self.edited("d0.shard", lambda s: s.header["identity"].update(return_days=5000), "days.shard")
+        self.merge_refused("days.shard", "d1.shard",
+                           says=("days.shard: bad-shard-header: its header's /identity/return_days: expected",))
+        self.edited("d0.shard", lambda s: s.header["identity"].update(returns=10), "both.shard")
+        self.merge_refused("both.shard", "d1.shard",
+                           says=("both.shard: bad-shard-header: its header's /identity/returns: expected -1 beside "
+                                 "\"return_days\", got 10",))
+        self.edited("d0.shard", lambda s: s.header["identity"].update(return_days=days - 1), "fewer.shard")
+        self.merge_refused("fewer.shard", "d1.shard",
+                           says=("fewer.shard: inconsistent-shard: its marks section holds",))
         # --returns alone keeps marks too: an identity that says so over a
         # shard without them is refused.
         self.edited("s0.shard", lambda s: s.header["identity"].update(returns=10), "alone.shard")

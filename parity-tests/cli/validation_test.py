@@ -19,6 +19,7 @@ emu, --rank-by dsr, shards merged).
 """
 
 import csv
+import datetime
 import json
 import math
 import os
@@ -447,6 +448,85 @@ class ValidationTest(unittest.TestCase):
         self.assertEqual(spa["stepm_superior"]["combination_ids"], [int(i) for i in stepm.superior_models])
         self.assertIn("reality check, SPA and StepM against buying and holding every symbol (64 return streams", p.stdout)
         self.assertIn("Against buying and holding every symbol, over every combination's returns in 40 parts", p.stdout)
+
+    def test_daily_returns_are_the_replayed_curves_at_utc_day_ends(self):
+        # Note [Equity marks at UTC days] end to end: a window that starts
+        # mid-day; its UTC days found here from the bars' timestamps; every
+        # combination's replayed equity curve read at each day's last bar, and
+        # the buy-and-hold benchmark valued there; arch's SPA and StepM handed
+        # the same resamples give the sweep's p-values and set.
+        import numpy as np
+        from arch.bootstrap import SPA, StepM
+        self.btforge("data", "synth", *MARKET, "-o", self.path("m.csv"))
+        start = "2024-01-03T07:00:00Z"
+        market = ["--data", self.path("m.csv"), "--instruments", self.path("m.instruments.json"), "--from", start]
+        resamples, seed = 200, 5
+        p = self.sweep("daily", *market, "--spa", str(resamples), "--returns", "daily", "--spa-seed", str(seed),
+                       "--spa-benchmark", "hold")
+        with open(self.path("daily.validation.json")) as f:
+            spa = json.load(f)["spa"]
+        rows = read_csv(self.path("m.csv"))
+        epoch_ms = lambda text: round(datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
+        first = epoch_ms(start)
+        times = sorted({epoch_ms(r["timestamp"]) for r in rows if epoch_ms(r["timestamp"]) >= first})
+        day_ends = [i for i, t in enumerate(times) if i + 1 == len(times) or t // 86400000 != times[i + 1] // 86400000]
+        days = len(day_ends)
+        self.assertEqual(days, len({t // 86400000 for t in times}))
+        self.assertEqual((spa["observations"], spa["observations_are"]), (days, "utc_days"))
+        streams = []
+        for c in range(64):
+            self.btforge("replay", "--strategy", "sma_cross", "--grid", self.grid, "-c", str(c), *market,
+                         "--trades", self.path("t.csv"), "--equity", self.path("e.csv"))
+            curve = read_csv(self.path("e.csv"))
+            self.assertEqual([epoch_ms(e["time"]) for e in curve], times)
+            previous, stream = 10000.0, []
+            for bar in day_ends:
+                mark = float(curve[bar]["equity"])
+                stream.append(mark / previous - 1.0 if previous > 0.0 else 0.0)
+                previous = mark
+            streams.append(stream)
+        bar_of = {t: i for i, t in enumerate(times)}
+        first_open, closes = {}, {}
+        for r in rows:
+            t = epoch_ms(r["timestamp"])
+            if t < first:
+                continue
+            first_open.setdefault(r["symbol"], (bar_of[t], float(r["open"])))
+            closes.setdefault(r["symbol"], {})[bar_of[t]] = float(r["close"])
+        share = 10000.0 / len(first_open)
+        previous, benchmark = 10000.0, []
+        for bar in day_ends:
+            mark = 0.0
+            for symbol, (bought, cost) in first_open.items():
+                held = [b for b in closes[symbol] if b <= bar]
+                mark += share * closes[symbol][max(held)] / cost if bought <= bar else share
+            benchmark.append(mark / previous - 1.0)
+            previous = mark
+        block = math.isqrt(days)
+        positions = [stationary_bootstrap_positions(days, block, seed, b) for b in range(resamples)]
+
+        def handed(bootstrap):
+            drawn = iter(positions)
+            bootstrap.update_indices = lambda: np.array(next(drawn), dtype=np.int64)
+
+        returns = np.array(streams).T
+        oracle = SPA(-np.array(benchmark), -returns, block_size=block, reps=resamples)
+        handed(oracle.bootstrap)
+        oracle.compute()
+        self.assertEqual(spa["reality_check_pvalue"], float(oracle.pvalues["upper"]))
+        self.assertEqual(spa["spa_pvalue"], float(oracle.pvalues["consistent"]))
+        stepm = StepM(-np.array(benchmark), -returns, size=0.05, block_size=block, reps=resamples)
+        handed(stepm.spa.bootstrap)
+        stepm.compute()
+        self.assertEqual(spa["stepm_superior"]["combination_ids"], [int(i) for i in stepm.superior_models])
+        self.assertIn("(64 return streams of %d UTC days of the window" % days, p.stdout)
+        # The same on the emulated kernels, byte for byte; M parts and daily together are refused.
+        self.sweep("daily_emu", *market, "--spa", str(resamples), "--returns", "daily", "--spa-seed", str(seed),
+                   "--spa-benchmark", "hold", "--backend", "emu")
+        with open(self.path("daily.validation.json"), "rb") as a, open(self.path("daily_emu.validation.json"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        p = self.sweep("bad", "--returns", "weekly", expect=2)
+        self.assertIn("--returns: expected a whole number of parts M or daily, got 'weekly'", p.stderr)
 
     def test_cpu_and_emu_write_the_same_validation(self):
         self.sweep("cpu", "--walk-forward", "anchored:2", "--pbo", "--cpcv", "2:0", "--periods", "6", "--backend", "cpu",

@@ -143,7 +143,7 @@ def sweep(
     walk_forward: Optional[str] = None,
     cpcv: Optional[str] = None,
     spa: Optional[str] = None,
-    returns: Optional[int] = None,
+    returns: Optional[Union[int, str]] = None,
     spa_seed: int = 0,
     spa_size: float = 0.05,
     spa_benchmark: str = "cash",
@@ -177,8 +177,8 @@ def sweep(
     periods, pbo, walk_forward, cpcv: out-of-sample evidence
         (docs/VALIDATION.md): ``walk_forward="rolling:4"``, ``pbo=True``,
         ``cpcv="2:1"`` (K test periods, an embargo of E on each side).
-    returns: keep every combination's return stream over that many parts
-        of the window: the trials are clustered by them (ONC), and
+    returns: keep every combination's return stream over that many equal
+        parts of the window, or ``"daily"`` over its UTC days: the trials are clustered by them (ONC), and
         ``result.validation["effective_trials"]`` and each deflated row's
         ``clustered_dsr`` count the clusters as the trials.
     spa, spa_seed, spa_size, spa_benchmark: White's Reality Check, Hansen's
@@ -218,7 +218,9 @@ def sweep(
         options["cpcv"] = cpcv
     if spa is not None:
         options.update({"spa": spa, "spa_size": float(spa_size), "spa_benchmark": spa_benchmark})
-    if returns is not None:
+    if returns == "daily":
+        options["daily_returns"] = True  # Note [Equity marks at UTC days]
+    elif returns is not None:
         options["returns"] = int(returns)
     if spa is not None or returns is not None:
         options["spa_seed"] = int(spa_seed)

@@ -53,6 +53,7 @@ public:
         request.cpcv = read.text("cpcv", "");
         request.spa = read.text("spa", "");
         request.returns = static_cast<int>(read.integer("returns", request.returns));
+        request.daily_returns = read.flag("daily_returns", false);  // Note [Equity marks at UTC days]
         request.spa_seed = static_cast<unsigned long long>(read.integer("spa_seed", 0));
         request.spa_size = read.number("spa_size", request.spa_size);
         request.spa_benchmark = read.text("spa_benchmark", request.spa_benchmark);

@@ -93,6 +93,19 @@ def test_returns_alone_cluster_the_trials_as_the_cli(run_cli, tmp_path):
     assert ours["effective_trials"]["seed"] == 5 and "spa" not in ours
 
 
+def test_daily_returns_equal_the_cli(run_cli, tmp_path):
+    # Note [Equity marks at UTC days]: returns="daily" is --returns daily.
+    market = btforge.Market.synthetic(bars=BARS)
+    result = btforge.sweep(market, params=PARAMS, spa="200", returns="daily", spa_seed=2, threads=2, backend="cpu",
+                           progress=False)
+    run_cli("sweep", *SYNTH, *cli_params(), "--spa", "200", "--returns", "daily", "--spa-seed", "2", "--threads", "2",
+            "--backend", "cpu", "-o", "d")
+    ours = dict(result.validation)
+    ours.pop("text")
+    assert ours == json.loads((tmp_path / "d.validation.json").read_text())
+    assert ours["spa"]["observations_are"] == "utc_days"
+
+
 def test_min_trades_equals_the_cli(run_cli, tmp_path):
     """Note [Rows with few trades]: min_trades is --min-trades; rows with fewer
     trades are marked and rank after the others (here 71 trades ranked 7th)."""

@@ -20,6 +20,7 @@ struct BT_KERNEL AccountConfig {
     int n_periods;         // periods of the window with statistics of their own, 0..kMaxPeriods (Note [Period statistics])
     int margin_mode;       // MarginMode: cross or isolated (Note [Cross and isolated margin])
     int equity_marks;      // 0: the equity curve takes every bar; else that many parts' last (Note [Equity marks])
+    int daily_equity_marks;  // 1: the equity_marks parts are the window's UTC days (Note [Equity marks at UTC days])
 };
 
 BT_KERNEL inline double fee_rate(const AccountConfig& config, FillRole role) {

@@ -111,8 +111,13 @@ struct BT_KERNEL MetricsAccumulator {
     // Note [Equity marks]: where the next mark goes and after which bar.
     BT_COLD int equity_marks;
     BT_COLD int mark;
-    BT_COLD long long mark_end;  // n_returns after the last bar of part `mark`
+    // n_returns after the last bar of part `mark`; kMarksAtUtcDays: the
+    // parts are the window's UTC days (Note [Equity marks at UTC days]).
+    BT_COLD long long mark_end;
 };
+
+// MetricsAccumulator::mark_end of daily equity marks (Note [Equity marks at UTC days]).
+BT_KERNEL inline constexpr long long kMarksAtUtcDays = -1;
 
 // The number of bars before period p's first (Note [Period statistics]).
 BT_KERNEL inline long long period_first_bar(int p, int n_bars, int n_periods) {
@@ -139,9 +144,10 @@ BT_KERNEL inline void period_begin(MetricsAccumulator& acc, double start_equity,
 
 // `periods` receives config.n_periods PeriodStatistics of a run of n_bars
 // bars (Note [Period statistics]); null, or n_periods 0: none are kept.
-// `equity_marks` is config.equity_marks (Note [Equity marks]).
+// `equity_marks` is config.equity_marks (Note [Equity marks]), `daily_marks`
+// config.daily_equity_marks (Note [Equity marks at UTC days]).
 BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equity, int n_bars, int n_periods,
-                                    PeriodStatistics* periods, int equity_marks) {
+                                    PeriodStatistics* periods, int equity_marks, int daily_marks) {
     acc.initial_equity = initial_equity;
     acc.prev_equity = initial_equity;
     acc.peak_equity = initial_equity;
@@ -167,7 +173,9 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
     period_begin(acc, initial_equity, 0.0, 0.0);  // with no periods: only sets the fields
     acc.equity_marks = n_bars > 0 && equity_marks > 0 ? equity_marks : 0;
     acc.mark = 0;
-    acc.mark_end = acc.equity_marks != 0 ? period_first_bar(1, n_bars, acc.equity_marks) : 0;
+    acc.mark_end = acc.equity_marks == 0 ? 0
+                   : daily_marks != 0    ? kMarksAtUtcDays
+                                         : period_first_bar(1, n_bars, acc.equity_marks);
 }
 
 // Note [Equity marks]
@@ -182,10 +190,19 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
 // stream of M observations per combination for the tests that resample
 // returns (Note [Reality Check, SPA and StepM]), written by the kernels
 // with no bars x combinations array. A kernel that passes a literal null
-// curve drops all of it.
-BT_KERNEL inline void metrics_mark_equity(MetricsAccumulator& acc, double* equity_curve, int t, double equity) {
+// curve drops all of it. With daily marks (mark_end kMarksAtUtcDays) the M
+// parts are the window's UTC days instead (Note [Equity marks at UTC days]):
+// a mark goes after each bar that `ends_day` says ends one, M being the days
+// the host counted.
+BT_KERNEL inline void metrics_mark_equity(MetricsAccumulator& acc, double* equity_curve, int t, double equity,
+                                          int ends_day) {
     if (acc.equity_marks == 0) {
         equity_curve[t] = equity;
+    } else if (acc.mark_end == kMarksAtUtcDays) {
+        if (ends_day != 0 && acc.mark < acc.equity_marks) {
+            equity_curve[acc.mark] = equity;
+            acc.mark += 1;
+        }
     } else if (acc.n_returns == acc.mark_end) {
         equity_curve[acc.mark] = equity;
         acc.mark += 1;

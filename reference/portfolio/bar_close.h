@@ -5,6 +5,7 @@
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
+#include "reference/market/utc_days.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
 #include "reference/portfolio/portfolio.h"
@@ -48,7 +49,11 @@ BT_KERNEL inline double mark_bar_close(const Portfolio& pf, MetricsAccumulator& 
     int has_position = 0;
     double equity = portfolio_equity_at_close(pf, m, t, may_hold, &has_position);
     metrics_on_bar_close(metrics, equity, has_position, pf.account.fees_paid, pf.account.funding_paid);
-    if (equity_curve != nullptr) metrics_mark_equity(metrics, equity_curve, t, equity);  // Note [Equity marks]
+    if (equity_curve != nullptr) {
+        // Note [Equity marks], Note [Equity marks at UTC days]
+        int ends_day = metrics.mark_end == kMarksAtUtcDays && bar_ends_utc_day(m, t);
+        metrics_mark_equity(metrics, equity_curve, t, equity, ends_day);
+    }
     return equity;
 }
 

@@ -37,7 +37,7 @@ TEST_CASE("round_to_tick goes to the nearest tick") {
 }
 
 TEST_CASE("slippage is against the trader and only for takers") {
-    AccountConfig config{10000, 0.0002, 0.0005, 0.001, 8766, 0, kCrossMargin, 0};
+    AccountConfig config{10000, 0.0002, 0.0005, 0.001, 8766, 0, kCrossMargin, 0, 0};
     CHECK(slipped_price(config, 100.0, +1, kTaker) == doctest::Approx(100.1).epsilon(1e-15));
     CHECK(slipped_price(config, 100.0, -1, kTaker) == doctest::Approx(99.9).epsilon(1e-15));
     CHECK(slipped_price(config, 100.0, +1, kMaker) == 100.0);

@@ -17,7 +17,7 @@ using namespace btforge;
 // calmar = that / 0.05 = 3.98666...
 TEST_CASE("metrics of a hand-worked equity path and trade list") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0, 0, 0, nullptr, 0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr, 0, 0);
     metrics_on_bar_close(acc, 110.0, 1, 0.0, 0.0);
     metrics_on_bar_close(acc, 104.5, 1, 0.0, 0.0);
     metrics_on_bar_close(acc, 114.95, 0, 0.0, 0.0);
@@ -49,7 +49,7 @@ TEST_CASE("metrics of a hand-worked equity path and trade list") {
 
 TEST_CASE("metrics without trades or variation are zeros, not NaN") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0, 0, 0, nullptr, 0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr, 0, 0);
     metrics_on_bar_close(acc, 100.0, 0, 0.0, 0.0);
     metrics_on_bar_close(acc, 100.0, 0, 0.0, 0.0);
     Metrics m{};
@@ -65,7 +65,7 @@ TEST_CASE("metrics without trades or variation are zeros, not NaN") {
 
 TEST_CASE("profit factor with wins and no loss is infinite") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0, 0, 0, nullptr, 0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr, 0, 0);
     metrics_on_trade_closed(acc, 3.0, 100.0);
     metrics_on_bar_close(acc, 103.0, 0, 0.0, 0.0);
     Metrics m{};
@@ -75,7 +75,7 @@ TEST_CASE("profit factor with wins and no loss is infinite") {
 
 TEST_CASE("a losing streak is broken by a non-loss") {
     MetricsAccumulator acc;
-    metrics_begin(acc, 100.0, 0, 0, nullptr, 0);
+    metrics_begin(acc, 100.0, 0, 0, nullptr, 0, 0);
     const double pnls[] = {-1, -1, 0, -1, -1, -1, 2, -1};
     for (double pnl : pnls) metrics_on_trade_closed(acc, pnl, 10.0);
     Metrics m{};
@@ -94,7 +94,7 @@ TEST_CASE("a losing streak is broken by a non-loss") {
 TEST_CASE("period statistics of a hand-worked path") {
     MetricsAccumulator acc;
     PeriodStatistics periods[2] = {};
-    metrics_begin(acc, 100.0, 4, 2, periods, 0);
+    metrics_begin(acc, 100.0, 4, 2, periods, 0, 0);
     metrics_on_bar_close(acc, 110.0, 1, 1.0, 0.1);
     metrics_on_trade_closed(acc, 10.0, 100.0);
     metrics_on_bar_close(acc, 99.0, 1, 1.5, 0.1);
@@ -145,7 +145,7 @@ TEST_CASE("periods split the bars as evenly as integer division allows") {
         CAPTURE(c.n_periods);
         MetricsAccumulator acc;
         std::vector<PeriodStatistics> periods(static_cast<std::size_t>(c.n_periods));
-        metrics_begin(acc, 100.0, c.n_bars, c.n_periods, periods.data(), 0);
+        metrics_begin(acc, 100.0, c.n_bars, c.n_periods, periods.data(), 0, 0);
         for (int t = 0; t < c.n_bars; ++t) metrics_on_bar_close(acc, 100.0 + t, 0, 0.0, 0.0);
         std::vector<int> bars;
         for (const PeriodStatistics& p : periods) bars.push_back(p.bars);
@@ -163,7 +163,7 @@ TEST_CASE("period statistics add up to the whole window's") {
     MetricsAccumulator acc;
     PeriodStatistics periods[16] = {};
     const int n = 5000;
-    metrics_begin(acc, 1000.0, n, 16, periods, 0);
+    metrics_begin(acc, 1000.0, n, 16, periods, 0, 0);
     unsigned long long state = 12345;
     auto uniform = [&state] {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -209,4 +209,43 @@ TEST_CASE("period statistics add up to the whole window's") {
     // A period's drawdown starts from its own peak: never above the window's.
     CHECK(worst <= m.max_drawdown);
     CHECK(periods[15].end_equity == m.final_equity);
+}
+
+// Note [Equity marks], Note [Equity marks at UTC days]: the same five bars
+// marked in 2 equal parts (after bars 1 and 4) and at 3 day ends (after
+// bars 0, 3 and 4, the flags mark_bar_close computes from the timestamps);
+// a day end beyond the M the host counted writes nothing.
+TEST_CASE("equity marks: equal parts and UTC days") {
+    const double equity[] = {101.0, 102.0, 103.0, 104.0, 105.0};
+    const int ends_day[] = {1, 0, 0, 1, 1};
+    struct Case {
+        int marks;
+        int daily;
+        std::vector<double> expected;
+    };
+    const std::vector<Case> cases = {
+        {2, 0, {102.0, 105.0}},
+        {3, 1, {101.0, 104.0, 105.0}},
+        {2, 1, {101.0, 104.0, -1.0}},  // a third day end finds no room
+        {5, 0, {101.0, 102.0, 103.0, 104.0, 105.0}},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.marks);
+        CAPTURE(c.daily);
+        MetricsAccumulator acc;
+        metrics_begin(acc, 100.0, 5, 0, nullptr, c.marks, c.daily);
+        CHECK((acc.mark_end == kMarksAtUtcDays) == (c.daily != 0));
+        std::vector<double> curve(c.expected.size(), -1.0);
+        for (int t = 0; t < 5; ++t) {
+            metrics_on_bar_close(acc, equity[t], 0, 0.0, 0.0);
+            metrics_mark_equity(acc, curve.data(), t, equity[t], ends_day[t]);
+        }
+        CHECK(curve == c.expected);
+    }
+    // Every bar when M is 0, whatever the flags.
+    MetricsAccumulator acc;
+    metrics_begin(acc, 100.0, 5, 0, nullptr, 0, 1);
+    std::vector<double> curve(5, -1.0);
+    for (int t = 0; t < 5; ++t) metrics_mark_equity(acc, curve.data(), t, equity[t], 0);
+    CHECK(curve == std::vector<double>{101.0, 102.0, 103.0, 104.0, 105.0});
 }

@@ -89,7 +89,7 @@ TEST_CASE("Note [Resting entry orders]: placed at the close of bar t, live on ba
 }
 
 TEST_CASE("a resting entry's role and slippage: a limit is a maker at its price, a stop a taker slipped against") {
-    AccountConfig config{10000.0, 0.0002, 0.0005, 0.001, 1.0, 0, kCrossMargin, 0};
+    AccountConfig config{10000.0, 0.0002, 0.0005, 0.001, 1.0, 0, kCrossMargin, 0, 0};
     RestingEntry order;
     place_resting_entry(order, kLimitEntry, 1, 97.0, 0, 1);
     RestingEntryFill limit = try_fill_resting_entry(order, config, 98.0, 98.5, 96.8);

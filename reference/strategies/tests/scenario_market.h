@@ -76,7 +76,7 @@ struct ScenarioMarket {
 };
 
 // No fees, no slippage: fills land exactly on the prices a test names.
-inline AccountConfig frictionless_account() { return AccountConfig{10000.0, 0.0, 0.0, 0.0, 1.0, 0, kCrossMargin, 0}; }
+inline AccountConfig frictionless_account() { return AccountConfig{10000.0, 0.0, 0.0, 0.0, 1.0, 0, kCrossMargin, 0, 0}; }
 
 struct ScenarioResult {
     Metrics metrics{};

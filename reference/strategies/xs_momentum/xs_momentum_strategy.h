@@ -136,7 +136,8 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
         states[s].trade_index = -1;
     }
     MetricsAccumulator metrics;
-    metrics_begin(metrics, config.initial_equity, m.n_bars, config.n_periods, periods, config.equity_marks);
+    metrics_begin(metrics, config.initial_equity, m.n_bars, config.n_periods, periods, config.equity_marks,
+                  config.daily_equity_marks);
     double equity_prev_close = config.initial_equity;
     int trades_started = 0;
     int last_bar = m.n_bars - 1;

@@ -114,7 +114,7 @@ TEST_CASE("band_reversion: breakout mode rests a stop entry above the upper band
         CAPTURE(c.what);
         BandScenario sc(12);
         sc.params.mode = 1;
-        sc.account = AccountConfig{10000.0, 0.0002, 0.0005, 0.001, 1.0, 0, kCrossMargin, 0};
+        sc.account = AccountConfig{10000.0, 0.0002, 0.0005, 0.001, 1.0, 0, kCrossMargin, 0, 0};
         sc.close_at(2, 103.0);  // 103 > 102
         sc.market.bar(0, 3, c.open, c.high, c.low, c.close);
         ScenarioResult r = sc.run();
@@ -129,7 +129,7 @@ TEST_CASE("band_reversion: breakout mode rests a stop entry above the upper band
 
 TEST_CASE("band_reversion: a limit fill pays the maker fee and no slippage") {
     BandScenario sc(12);
-    sc.account = AccountConfig{10000.0, 0.0002, 0.0005, 0.001, 1.0, 0, kCrossMargin, 0};
+    sc.account = AccountConfig{10000.0, 0.0002, 0.0005, 0.001, 1.0, 0, kCrossMargin, 0, 0};
     sc.close_at(2, 97.0);
     sc.market.bar(0, 3, 97.5, 98.0, 96.8, 97.5);
     ScenarioResult r = sc.run();

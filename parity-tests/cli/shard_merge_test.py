@@ -473,7 +473,7 @@ class ShardFileTest(unittest.TestCase):
         # other shards are missing.
         seeds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fuzz", "corpus", "shard")
         names = sorted(n for n in os.listdir(seeds) if n.endswith(".shard"))
-        self.assertEqual(len(names), 5)
+        self.assertEqual(len(names), 6)
         for name in names:
             with self.subTest(seed=name):
                 shutil.copy(os.path.join(seeds, name), self.path(name))

@@ -16,7 +16,6 @@
 #include "host/report/progress_reporter.h"
 #include "host/spec/account_settings.h"
 #include "host/validation/return_streams.h"
-#include "reference/market/utc_days.h"
 
 namespace btforge {
 
@@ -299,7 +298,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     // or its UTC days (Note [Equity marks at UTC days]).
     int equity_marks = 0;
     if (checked.return_streams && r.daily_returns) {
-        equity_marks = utc_days_with_bars(window_view(market.view(), window));
+        equity_marks = utc_days_in_window(market, window);
         run->return_days = equity_marks;
     } else if (checked.return_streams) {
         equity_marks = return_stream_parts(r.returns, window.n_bars);
@@ -310,8 +309,8 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     }
 
     if (r.spa_benchmark == "hold") {
-        run->benchmark_marks = buy_and_hold_marks(market, window, equity_mark_bars(market, window, equity_marks, r.daily_returns),
-                                                  run->account.initial_equity);
+        const std::vector<int> mark_bars = equity_mark_bars(market, window, equity_marks, r.daily_returns);
+        run->benchmark_marks = buy_and_hold_marks(market, window, mark_bars, run->account.initial_equity);
     }
     run->identity = run_identity(*run, checked);  // Note [Identity of a run's inputs]
     if (checked.shard) {

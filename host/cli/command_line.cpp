@@ -9,6 +9,18 @@ namespace btforge {
 
 namespace po = boost::program_options;
 
+std::optional<int> number_or_word(const std::string& option, const std::string& text, std::string_view word,
+                                  std::string_view expected) {
+    if (text == word) return std::nullopt;
+    int number = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, number);
+    if (text.empty() || error != std::errc() || stop != end) {
+        throw po::error("--" + option + ": expected " + std::string(expected) + ", got '" + text + "'");
+    }
+    return number;
+}
+
 void validate(boost::any& out, const std::vector<std::string>& values, WholeNumber*, int) {
     po::validators::check_first_occurrence(out);
     const std::string& text = po::validators::get_single_string(values);

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <ostream>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -44,6 +46,13 @@ struct WholeNumber {
 };
 void validate(boost::any& out, const std::vector<std::string>& values, WholeNumber*, int);
 std::ostream& operator<<(std::ostream& out, const WholeNumber& number);
+
+// An option that takes a number or one word (--returns M|daily,
+// --equity-marks N|daily; Note [Equity marks at UTC days]): nullopt for the
+// word, else the integer `text` spells; anything else is a usage error,
+// "--OPTION: expected EXPECTED, got 'TEXT'". Ranges are the caller's.
+std::optional<int> number_or_word(const std::string& option, const std::string& text, std::string_view word,
+                                  std::string_view expected);
 
 // An option that stores a whole number into `*target` (an unsigned type),
 // read as a WholeNumber, with *target as its default.

@@ -1,10 +1,8 @@
-#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -20,12 +18,11 @@
 #include "host/cli/option_groups.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
-#include "host/data/market_window.h"
+#include "host/data/equity_mark_bars.h"
 #include "host/io/atomic_file.h"
 #include "host/parity/parity_run.h"
 #include "host/spec/account_settings.h"
 #include "host/io/number_format.h"
-#include "reference/market/utc_days.h"
 
 namespace btforge {
 
@@ -166,13 +163,13 @@ int run_parity_command(const std::vector<std::string>& args) {
     }
     if (periods > 0) std::cout << "period statistics: " << periods << " per combination, compared field by field\n";
     int equity_marks = -1;
-    const bool daily_marks = equity_marks_text == "daily";
-    if (daily_marks) {
-        equity_marks = utc_days_with_bars(window_view(market.market.view(), window));
-    } else if (!equity_marks_text.empty()) {
-        const char* end = equity_marks_text.data() + equity_marks_text.size();
-        const auto [stop, error] = std::from_chars(equity_marks_text.data(), end, equity_marks);
-        if (error != std::errc() || stop != end || equity_marks < 0) {
+    bool daily_marks = false;
+    if (!equity_marks_text.empty()) {
+        const std::optional<int> marks =
+            number_or_word("equity-marks", equity_marks_text, "daily", "a whole number N or daily");
+        daily_marks = !marks.has_value();
+        equity_marks = marks ? *marks : utc_days_in_window(market.market, window);
+        if (equity_marks < 0) {
             throw po::error("--equity-marks: expected a whole number N or daily, got '" + equity_marks_text + "'");
         }
     }

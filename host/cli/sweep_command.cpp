@@ -1,9 +1,7 @@
-#include <charconv>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
-#include <system_error>
 
 #include "host/app/mpi_sweep.h"
 #include "host/app/sweep_run.h"
@@ -100,17 +98,10 @@ int run_sweep_command(const std::vector<std::string>& args) {
     }
     // Note [Equity marks at UTC days]: --returns M or daily.
     if (given.count("returns") != 0) {
-        if (returns_text == "daily") {
-            request.daily_returns = true;
-        } else {
-            int parts = 0;
-            const char* end = returns_text.data() + returns_text.size();
-            const auto [stop, error] = std::from_chars(returns_text.data(), end, parts);
-            if (returns_text.empty() || error != std::errc() || stop != end) {
-                throw po::error("--returns: expected a whole number of parts M or daily, got '" + returns_text + "'");
-            }
-            request.returns = parts;
-        }
+        const std::optional<int> parts =
+            number_or_word("returns", returns_text, "daily", "a whole number of parts M or daily");
+        request.daily_returns = !parts.has_value();
+        if (parts) request.returns = *parts;
     }
     if (mpi.enabled) {
         const bool device_chosen = (given.count("device") != 0 && !given["device"].defaulted()) || given.count("devices") != 0;

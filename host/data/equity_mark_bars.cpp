@@ -30,4 +30,8 @@ std::vector<int> equity_mark_bars(const Market& market, const MarketWindow& wind
     return bars;
 }
 
+int utc_days_in_window(const Market& market, const MarketWindow& window) {
+    return utc_days_with_bars(window_view(market.view(), window));
+}
+
 }  // namespace btforge

@@ -17,4 +17,8 @@ namespace btforge {
 // M that is not the window's number of days.
 std::vector<int> equity_mark_bars(const Market& market, const MarketWindow& window, int parts, bool daily);
 
+// The UTC days of the window that have a bar: the parts of a daily return
+// stream (Note [Equity marks at UTC days]).
+int utc_days_in_window(const Market& market, const MarketWindow& window);
+
 }  // namespace btforge

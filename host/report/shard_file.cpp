@@ -333,6 +333,12 @@ struct ExpectedSections {
 
 // Reads the header into `shard` (every field merge uses, typed) and returns
 // what its sections must hold.
+// The parts of a run's return streams: its UTC days when daily (Note
+// [Equity marks at UTC days]), else --returns M or its default.
+int return_parts_of(const ShardRun& run) {
+    return run.return_days > 0 ? run.return_days : return_stream_parts(run.returns, run.bars);
+}
+
 ExpectedSections read_header(const ShardInput& in, const std::string& text, ShardFile& shard) {
     json doc;
     try {
@@ -424,8 +430,7 @@ ExpectedSections read_header(const ShardInput& in, const std::string& text, Shar
             f.fail("/identity/spa_benchmark", "\"hold\" beside --spa", describe_value(id["spa_benchmark"]));
         }
         const json& marks = f.member(id, "/identity", "benchmark_marks");
-        const std::size_t parts = static_cast<std::size_t>(
-            run.return_days > 0 ? run.return_days : return_stream_parts(run.returns, run.bars));
+        const std::size_t parts = static_cast<std::size_t>(return_parts_of(run));
         if (!marks.is_array() || marks.size() != parts) {
             f.fail("/identity/benchmark_marks", "an array of " + std::to_string(parts) + " equity marks",
                    describe_value(marks));
@@ -633,8 +638,7 @@ ShardFile read_shard(ShardInput& in) {
 }  // namespace
 
 int ShardFile::equity_marks_per_combination() const {
-    if (run.return_days > 0) return run.return_days;  // Note [Equity marks at UTC days]
-    return keeps_return_streams(!run.spa.empty(), run.returns, false) ? return_stream_parts(run.returns, run.bars) : 0;
+    return keeps_return_streams(!run.spa.empty(), run.returns, run.return_days > 0) ? return_parts_of(run) : 0;
 }
 
 std::pair<std::uint64_t, std::uint64_t> shard_ordinals(const ShardRange& range, std::uint64_t combinations) {

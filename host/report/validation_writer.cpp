@@ -171,7 +171,8 @@ std::string format_validation(const SweepValidation& v, const StrategySpec& spec
         const bool hold = std::string(v.spa_benchmark) != "cash";
         out << "\nreality check, SPA and StepM against " << (hold ? "buying and holding every symbol" : "holding cash")
             << " (" << s.combinations << " return streams of "
-            << s.observations << (v.daily_returns ? " UTC days" : " parts") << " of the window, " << s.resamples << " stationary-bootstrap resamples of mean "
+            << s.observations << (v.daily_returns ? " UTC days" : " parts") << " of the window, " << s.resamples
+            << " stationary-bootstrap resamples of mean "
             << "block " << cell(s.mean_block, 2) << ", seed " << v.seed
             << (s.device.empty() ? std::string() : ", the passes on " + s.device) << "):\n";
         if (s.undefined != nullptr) {

@@ -374,12 +374,8 @@ class ValidationTest(unittest.TestCase):
         returns = np.array(streams).T  # T x K
         positions = [stationary_bootstrap_positions(parts, block, seed, b) for b in range(resamples)]
 
-        def handed(bootstrap):
-            drawn = iter(positions)
-            bootstrap.update_indices = lambda: np.array(next(drawn), dtype=np.int64)
-
         oracle = SPA(np.zeros(parts), -returns, block_size=block, reps=resamples)
-        handed(oracle.bootstrap)
+        hand_resamples(oracle.bootstrap, positions)
         oracle.compute()
         self.assertEqual(spa["reality_check_pvalue"], float(oracle.pvalues["upper"]))
         self.assertEqual(spa["spa_pvalue"], float(oracle.pvalues["consistent"]))
@@ -387,7 +383,7 @@ class ValidationTest(unittest.TestCase):
         critical = float(oracle.critical_values(0.05)["consistent"])
         self.assertAlmostEqual(spa["stepm_critical_value"], critical, delta=1e-9 * max(1e-6, abs(critical)))
         stepm = StepM(np.zeros(parts), -returns, size=0.05, block_size=block, reps=resamples)
-        handed(stepm.spa.bootstrap)
+        hand_resamples(stepm.spa.bootstrap, positions)
         stepm.compute()
         self.assertEqual(spa["stepm_superior"]["combination_ids"], [int(i) for i in stepm.superior_models])
         best = max(range(64), key=lambda c: (sum(streams[c]) / parts, -c))
@@ -413,37 +409,20 @@ class ValidationTest(unittest.TestCase):
         rows = read_csv(self.path("m.csv"))
         times = sorted({r["timestamp"] for r in rows})
         bar_of = {t: i for i, t in enumerate(times)}
-        first_open, closes = {}, {}
-        for r in rows:
-            bar = bar_of[r["timestamp"]]
-            first_open.setdefault(r["symbol"], (bar, float(r["open"])))
-            closes.setdefault(r["symbol"], {})[bar] = float(r["close"])
-        share = 10000.0 / len(first_open)
-        previous, benchmark = 10000.0, []
-        for i in range(parts):
-            bar = (i + 1) * len(times) // parts - 1
-            mark = 0.0
-            for symbol, (bought, cost) in first_open.items():
-                held = [b for b in closes[symbol] if b <= bar]
-                mark += share * closes[symbol][max(held)] / cost if bought <= bar else share
-            benchmark.append(mark / previous - 1.0)
-            previous = mark
+        benchmark = buy_and_hold_returns(rows, lambda r: bar_of[r["timestamp"]],
+                                         [(i + 1) * len(times) // parts - 1 for i in range(parts)])
         streams = np.array(self.replayed_streams(parts, market)).T
         block = math.isqrt(parts)
         positions = [stationary_bootstrap_positions(parts, block, seed, b) for b in range(resamples)]
 
-        def handed(bootstrap):
-            drawn = iter(positions)
-            bootstrap.update_indices = lambda: np.array(next(drawn), dtype=np.int64)
-
         oracle = SPA(-np.array(benchmark), -streams, block_size=block, reps=resamples)
-        handed(oracle.bootstrap)
+        hand_resamples(oracle.bootstrap, positions)
         oracle.compute()
         self.assertEqual(spa["reality_check_pvalue"], float(oracle.pvalues["upper"]))
         self.assertEqual(spa["spa_pvalue"], float(oracle.pvalues["consistent"]))
         self.assertEqual(spa["spa_pvalue_lower"], float(oracle.pvalues["lower"]))
         stepm = StepM(-np.array(benchmark), -streams, size=0.05, block_size=block, reps=resamples)
-        handed(stepm.spa.bootstrap)
+        hand_resamples(stepm.spa.bootstrap, positions)
         stepm.compute()
         self.assertEqual(spa["stepm_superior"]["combination_ids"], [int(i) for i in stepm.superior_models])
         self.assertIn("reality check, SPA and StepM against buying and holding every symbol (64 return streams", p.stdout)
@@ -486,37 +465,18 @@ class ValidationTest(unittest.TestCase):
                 previous = mark
             streams.append(stream)
         bar_of = {t: i for i, t in enumerate(times)}
-        first_open, closes = {}, {}
-        for r in rows:
-            t = epoch_ms(r["timestamp"])
-            if t < first:
-                continue
-            first_open.setdefault(r["symbol"], (bar_of[t], float(r["open"])))
-            closes.setdefault(r["symbol"], {})[bar_of[t]] = float(r["close"])
-        share = 10000.0 / len(first_open)
-        previous, benchmark = 10000.0, []
-        for bar in day_ends:
-            mark = 0.0
-            for symbol, (bought, cost) in first_open.items():
-                held = [b for b in closes[symbol] if b <= bar]
-                mark += share * closes[symbol][max(held)] / cost if bought <= bar else share
-            benchmark.append(mark / previous - 1.0)
-            previous = mark
+        benchmark = buy_and_hold_returns(rows, lambda r: bar_of.get(epoch_ms(r["timestamp"])), day_ends)
         block = math.isqrt(days)
         positions = [stationary_bootstrap_positions(days, block, seed, b) for b in range(resamples)]
 
-        def handed(bootstrap):
-            drawn = iter(positions)
-            bootstrap.update_indices = lambda: np.array(next(drawn), dtype=np.int64)
-
         returns = np.array(streams).T
         oracle = SPA(-np.array(benchmark), -returns, block_size=block, reps=resamples)
-        handed(oracle.bootstrap)
+        hand_resamples(oracle.bootstrap, positions)
         oracle.compute()
         self.assertEqual(spa["reality_check_pvalue"], float(oracle.pvalues["upper"]))
         self.assertEqual(spa["spa_pvalue"], float(oracle.pvalues["consistent"]))
         stepm = StepM(-np.array(benchmark), -returns, size=0.05, block_size=block, reps=resamples)
-        handed(stepm.spa.bootstrap)
+        hand_resamples(stepm.spa.bootstrap, positions)
         stepm.compute()
         self.assertEqual(spa["stepm_superior"]["combination_ids"], [int(i) for i in stepm.superior_models])
         self.assertIn("(64 return streams of %d UTC days of the window" % days, p.stdout)
@@ -573,6 +533,37 @@ class ValidationTest(unittest.TestCase):
                 p = self.sweep("refused", *extra, expect=2)
                 self.assertIn(text, p.stderr)
                 self.assertFalse(os.path.exists(self.path("refused.csv")))
+
+
+def hand_resamples(bootstrap, positions):
+    """Makes arch's bootstrap draw `positions`, one resample per call, in order."""
+    import numpy as np
+    drawn = iter(positions)
+    bootstrap.update_indices = lambda: np.array(next(drawn), dtype=np.int64)
+
+
+def buy_and_hold_returns(rows, bar_of_row, mark_bars, initial=10000.0):
+    """Note [Buy-and-hold benchmark] computed again from a market CSV's rows:
+    equal shares at each symbol's first open in the window, each valued at
+    its last close at or before each of `mark_bars`; the returns between
+    marks. `bar_of_row` gives a row's bar in the window, None outside it."""
+    first_open, closes = {}, {}
+    for r in rows:
+        bar = bar_of_row(r)
+        if bar is None:
+            continue
+        first_open.setdefault(r["symbol"], (bar, float(r["open"])))
+        closes.setdefault(r["symbol"], {})[bar] = float(r["close"])
+    share = initial / len(first_open)
+    previous, returns = initial, []
+    for bar in mark_bars:
+        mark = 0.0
+        for symbol, (bought, cost) in first_open.items():
+            held = [b for b in closes[symbol] if b <= bar]
+            mark += share * closes[symbol][max(held)] / cost if bought <= bar else share
+        returns.append(mark / previous - 1.0)
+        previous = mark
+    return returns
 
 
 def stationary_bootstrap_positions(observations, mean_block, seed, resample):

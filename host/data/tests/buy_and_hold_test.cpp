@@ -32,6 +32,11 @@ SymbolBars symbol_of(const char* name, int first_hour, const std::vector<double>
     return s;
 }
 
+// The marks of M equal parts, as the kernels place them.
+std::vector<int> equal_parts(const Market& market, const MarketWindow& window, int parts) {
+    return equity_mark_bars(market, window, parts, false);
+}
+
 Market two_symbols() {
     std::vector<SymbolBars> symbols;
     // A trades at hours 0..5; B from hour 2 to 5.
@@ -48,7 +53,8 @@ TEST_CASE("worked by hand: equal shares at each symbol's first open, marked at t
     //   mark 0 (bar 1): A 500 * 102/100 = 510, B not yet bought: 500  -> 1010
     //   mark 1 (bar 3): A 500 * 104/100 = 520, B 500 * 65/50 = 650   -> 1170
     //   mark 2 (bar 5): A 500 * 106/100 = 530, B 500 * 85/50 = 850   -> 1380
-    const std::vector<double> marks = buy_and_hold_marks(market, whole_market(market), equity_mark_bars(market, whole_market(market), 3, false), 1000.0);
+    const std::vector<double> marks =
+        buy_and_hold_marks(market, whole_market(market), equal_parts(market, whole_market(market), 3), 1000.0);
     REQUIRE(marks.size() == 3);
     CHECK(marks[0] == doctest::Approx(1010.0).epsilon(1e-15));
     CHECK(marks[1] == doctest::Approx(1170.0).epsilon(1e-15));
@@ -59,7 +65,8 @@ TEST_CASE("a window after the first bars buys at the window's first open") {
     const Market market = two_symbols();
     // Bars 3..5 in 3 parts of 1: A bought at 103, B at 60 (bar 3's opens).
     //   bar 3: 500 * 104/103 + 500 * 65/60; bar 4: 105/103, 75/60; bar 5: 106/103, 85/60.
-    const std::vector<double> marks = buy_and_hold_marks(market, MarketWindow{3, 3}, equity_mark_bars(market, MarketWindow{3, 3}, 3, false), 1000.0);
+    const std::vector<double> marks =
+        buy_and_hold_marks(market, MarketWindow{3, 3}, equal_parts(market, MarketWindow{3, 3}, 3), 1000.0);
     REQUIRE(marks.size() == 3);
     CHECK(marks[0] == doctest::Approx(500.0 * 104 / 103 + 500.0 * 65 / 60).epsilon(1e-15));
     CHECK(marks[1] == doctest::Approx(500.0 * 105 / 103 + 500.0 * 75 / 60).epsilon(1e-15));
@@ -72,7 +79,8 @@ TEST_CASE("a symbol without a bar at a mark keeps its last close; parts as perio
     symbols.push_back(symbol_of("BUSDT", 0, {20, 20}, {30, 40}));  // stops after hour 1
     const Market market = build_market(std::move(symbols));
     // 5 bars in 2 parts: [0, 2) and [2, 5): marks after bars 1 and 4.
-    const std::vector<double> marks = buy_and_hold_marks(market, whole_market(market), equity_mark_bars(market, whole_market(market), 2, false), 200.0);
+    const std::vector<double> marks =
+        buy_and_hold_marks(market, whole_market(market), equal_parts(market, whole_market(market), 2), 200.0);
     CHECK(marks[0] == doctest::Approx(100.0 * 12 / 10 + 100.0 * 40 / 20).epsilon(1e-15));
     CHECK(marks[1] == doctest::Approx(100.0 * 15 / 10 + 100.0 * 40 / 20).epsilon(1e-15));
 }
@@ -106,8 +114,8 @@ TEST_CASE("daily parts: the last bar of each UTC day with a bar, the gap day non
     CHECK_THROWS_AS(equity_mark_bars(market, whole_market(market), 4, true), std::invalid_argument);
     CHECK_THROWS_AS(equity_mark_bars(market, whole_market(market), 2, true), std::invalid_argument);
     // Bought at 100, marked at the closes of bars 1, 3 and 4.
-    const std::vector<double> marks =
-        buy_and_hold_marks(market, whole_market(market), equity_mark_bars(market, whole_market(market), 3, true), 1000.0);
+    const std::vector<int> days = equity_mark_bars(market, whole_market(market), 3, true);
+    const std::vector<double> marks = buy_and_hold_marks(market, whole_market(market), days, 1000.0);
     REQUIRE(marks.size() == 3);
     CHECK(marks[0] == doctest::Approx(1020.0).epsilon(1e-15));
     CHECK(marks[1] == doctest::Approx(1040.0).epsilon(1e-15));

@@ -7,7 +7,7 @@
 // --all-rows, 1/3; an empty shard, 7/8) and kGrids[1] (--top 1 --periods 4
 // --pbo --cpcv 1:0 --spa 20 --returns 10, 1/2; the same with
 // --spa-benchmark hold, whose identity carries the benchmark's marks), on the cpu backend with 2
-// threads; shard format 6 (a seed of an older format stops at the version,
+// threads; shard format 7 (a seed of an older format stops at the version,
 // and so would every mutation of it). Any input may be refused with a
 // DataError or another std::runtime_error (a refusal that names the shard); anything else
 // escaping (a nlohmann or libstdc++ exception, std::bad_alloc), a crash, a

@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kEntry = "btforge_top_n_select";
 
 // device::Metrics' fields in the order of metric_columns().
-constexpr std::array<DeviceMetricField, 20> kFields{{
+constexpr std::array<DeviceMetricField, 21> kFields{{
     {offsetof(device::Metrics, final_equity), false},
     {offsetof(device::Metrics, total_return), false},
     {offsetof(device::Metrics, net_pnl), false},
@@ -37,6 +37,7 @@ constexpr std::array<DeviceMetricField, 20> kFields{{
     {offsetof(device::Metrics, max_consecutive_losses), true},
     {offsetof(device::Metrics, n_liquidations), true},
     {offsetof(device::Metrics, liquidation_loss), false},
+    {offsetof(device::Metrics, ambiguous_bars), true},
 }};
 
 unsigned keep_for(std::size_t top_n) {

@@ -25,6 +25,7 @@ constexpr MetricColumn kColumns[] = {
     {"max_consecutive_losses", false, true, [](const Metrics& m) { return static_cast<double>(m.max_consecutive_losses); }},
     {"n_liquidations", false, true, [](const Metrics& m) { return static_cast<double>(m.n_liquidations); }},
     {"liquidation_loss", false, false, [](const Metrics& m) { return m.liquidation_loss; }},
+    {"ambiguous_bars", false, true, [](const Metrics& m) { return static_cast<double>(m.ambiguous_bars); }},
 };
 
 }  // namespace

@@ -132,6 +132,8 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
     for (const ResultRow& row : reference.all) {
         result.liquidated_combinations += row.metrics.n_liquidations > 0 ? 1 : 0;
         result.liquidations += static_cast<std::uint64_t>(std::max(row.metrics.n_liquidations, 0));
+        result.ambiguous_combinations += row.metrics.ambiguous_bars > 0 ? 1 : 0;
+        result.ambiguous_bars += static_cast<std::uint64_t>(std::max(row.metrics.ambiguous_bars, 0));
     }
 
     result.top_compared = reference.top.size();
@@ -184,6 +186,8 @@ std::string format_parity_table(const ParityResult& r) {
     out << "liquidations (" << margin_mode_name(r.margin_mode) << " margin): " << r.liquidations << " in "
         << r.liquidated_combinations << " of " << r.combinations << " combinations ("
         << format_significant(100.0 * r.liquidated_share(), 3) << "%)\n";
+    out << "ambiguous bars: " << r.ambiguous_bars << " in " << r.ambiguous_combinations << " of " << r.combinations
+        << " combinations\n";
     return out.str();
 }
 
@@ -250,6 +254,8 @@ nlohmann::json parity_result_json(const ParityResult& r) {
             {"margin_mode", std::string(margin_mode_name(r.margin_mode))},
             {"liquidated_combinations", r.liquidated_combinations},
             {"liquidations", r.liquidations},
+            {"ambiguous_combinations", r.ambiguous_combinations},
+            {"ambiguous_bars", r.ambiguous_bars},
             {"failures", failures},
             {"first_divergence_assignments", r.first_divergence_assignments},
             {"verdict", r.passed() ? "pass" : "fail"}};

@@ -85,6 +85,10 @@ struct ParityResult {
     MarginMode margin_mode = kCrossMargin;
     std::uint64_t liquidated_combinations = 0;
     std::uint64_t liquidations = 0;
+    // Bars our order rules decided (Note [Ambiguous bars]): combinations
+    // with at least one, and the bars in all, by the reference.
+    std::uint64_t ambiguous_combinations = 0;
+    std::uint64_t ambiguous_bars = 0;
     // The parameter assignments of the first diverging combination (empty
     // when none), as `btforge replay --set` takes them.
     std::vector<std::string> first_divergence_assignments;

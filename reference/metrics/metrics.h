@@ -31,6 +31,7 @@ struct BT_KERNEL Metrics {
     int max_consecutive_losses;
     int n_liquidations;       // round trips ended by a liquidation (Note [Liquidation rule])
     double liquidation_loss;  // their net loss (fees and funding included), positive: the equity liquidations took
+    int ambiguous_bars;       // bars whose outcome the order of the high and the low decided (Note [Ambiguous bars])
 };
 
 // Note [Rows with non-finite metrics]
@@ -56,7 +57,8 @@ constexpr bool metrics_are_finite(const Row& m) {
            metric_is_finite(m.liquidation_loss);
 }
 // The list above names every real field: a new metric must join it.
-static_assert(sizeof(Metrics) == 16 * sizeof(double) + 4 * sizeof(int), "a metric was added: list it above");
+// (Five ints: the last is followed by four bytes of padding.)
+static_assert(sizeof(Metrics) == 16 * sizeof(double) + 6 * sizeof(int), "a metric was added: list it above");
 
 // Note [Annualizing without pow]
 // Compounded annualization needs pow(), which is not correctly rounded on
@@ -85,6 +87,7 @@ struct BT_KERNEL MetricsAccumulator {
     BT_COLD int max_losing_streak;
     BT_COLD int n_liquidations;
     BT_COLD double liquidation_loss;
+    BT_COLD int ambiguous_bars;
     // Note [Period statistics]: the current period's running values, and
     // where each finished period goes (null with n_periods 0).
     // Not cold: a kernel that passes a literal null folds n_periods to 0 and
@@ -166,6 +169,7 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
     acc.max_losing_streak = 0;
     acc.n_liquidations = 0;
     acc.liquidation_loss = 0.0;
+    acc.ambiguous_bars = 0;
     acc.periods = periods;
     acc.n_periods = periods != nullptr && n_bars > 0 ? n_periods : 0;
     acc.n_bars = n_bars;
@@ -332,6 +336,10 @@ BT_KERNEL inline void metrics_on_liquidation(MetricsAccumulator& acc, double tra
     acc.liquidation_loss -= trade_pnl;
 }
 
+// A bar that Note [Ambiguous bars] calls ambiguous for one symbol's position
+// or order.
+BT_KERNEL inline void metrics_on_ambiguous_bar(MetricsAccumulator& acc) { acc.ambiguous_bars += 1; }
+
 BT_KERNEL inline void metrics_finish(const MetricsAccumulator& acc, double final_equity, double fees_paid,
                                      double funding_paid, double bars_per_year, Metrics& out) {
     out.final_equity = final_equity;
@@ -363,6 +371,7 @@ BT_KERNEL inline void metrics_finish(const MetricsAccumulator& acc, double final
     out.max_consecutive_losses = acc.max_losing_streak;
     out.n_liquidations = acc.n_liquidations;
     out.liquidation_loss = acc.liquidation_loss;
+    out.ambiguous_bars = acc.ambiguous_bars;
 }
 
 }  // namespace btforge

@@ -115,7 +115,11 @@ BT_KERNEL inline void liquidate_position(Portfolio& pf, MetricsAccumulator& metr
 
 // The rest of Note [Liquidation rule] once step 1 found the holding of
 // where.symbol liquidated in the bar (balance: B of the condition): where,
-// and whether before the stop; liquidates it and returns 1 when first.
+// and whether before the stop; liquidates it and returns 1 when first
+// (pf.last_exit_inside says where), else 0. Constant returns keep the
+// callers' tests folded into the branches: returning the outcome instead
+// measured three more instructions per held symbol and bar in
+// xs_momentum's loop (issue 33).
 // Inlined like everything else: a real call (__noinline__) anywhere in a
 // bar loop measured 1.5-1.75x slower even where never taken
 // (docs/PERFORMANCE.md, issue 16).
@@ -126,6 +130,7 @@ BT_KERNEL inline int liquidate_when_first(Portfolio& pf, MetricsAccumulator& met
     LiquidationCheck liquidation =
         locate_liquidation(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol], open_price, high, low);
     if (liquidation_comes_first(liquidation, h.side, stop, stop_outcome) == 0) return 0;
+    pf.last_exit_inside = liquidation.outcome == kLiquidatedAtOpen ? 0 : 1;
     liquidate_position(pf, metrics, log, where, liquidation);
     return 1;
 }
@@ -133,12 +138,13 @@ BT_KERNEL inline int liquidate_when_first(Portfolio& pf, MetricsAccumulator& met
 // Note [Liquidation rule] for the open holding of where.symbol in a bar of
 // these prices, against its stop (`stop` and evaluate_stop's `stop_outcome`
 // for this bar; kStopNotHit without one): liquidates it and returns 1 when
-// the liquidation comes first, else returns 0 and leaves the stop to the
-// caller. `open_price` is the fill price for a position filled inside the
-// bar; `may_hold` as portfolio_margin_balance takes it. In cross margin the
-// holding is marked at the bar's adverse extreme for the positions after it
-// in the bar (step 1). The common answer, not reached, costs one
-// comparison; the rest runs only where it is.
+// the liquidation comes first (pf.last_exit_inside set), else returns 0
+// and leaves the stop to the caller. `open_price` is the fill price for a
+// position filled inside the bar; `may_hold` as portfolio_margin_balance
+// takes it. In cross margin the holding is marked at the bar's adverse
+// extreme for the positions after it in the bar (step 1). The common
+// answer, not reached, costs one comparison; the rest runs only where it
+// is.
 BT_KERNEL inline int liquidate_if_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
                                         const FillContext& where, const SymbolSet& may_hold, double open_price, double high,
                                         double low, double stop, int stop_outcome) {

@@ -26,7 +26,9 @@ namespace btforge {
 
 // Liquidates or stops out the open holding of where.symbol in a bar of these
 // prices; returns 1 when the holding is flat afterwards, 0 when it stays
-// open (neither was reached). `may_hold` as liquidate_if_first takes it.
+// open (neither was reached). When it left, pf.last_exit_inside says
+// whether inside the bar or at the open (Note [Ambiguous bars]). `may_hold`
+// as liquidate_if_first takes it.
 BT_KERNEL inline int exit_at_stop_or_liquidation(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
                                                  const AccountConfig& config, const FillContext& where,
                                                  const SymbolSet& may_hold, double stop, double open_reference,
@@ -35,9 +37,11 @@ BT_KERNEL inline int exit_at_stop_or_liquidation(Portfolio& pf, MetricsAccumulat
     int outcome = evaluate_stop(holding.side, stop, open_reference, high, low);
     if (liquidate_if_first(pf, metrics, log, where, may_hold, open_reference, high, low, stop, outcome) != 0) return 1;
     if (outcome == kStopGapped) {
+        pf.last_exit_inside = 0;
         return close_position(pf, metrics, log, config, where, holding.qty, gap_price, kTaker, kStopGap);
     }
     if (outcome == kStopHit) {
+        pf.last_exit_inside = 1;
         return close_position(pf, metrics, log, config, where, holding.qty, stop, kTaker, kStopLoss);
     }
     return 0;

@@ -26,6 +26,7 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
+#include "reference/exits/ambiguous_bar.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
@@ -193,8 +194,15 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             where.trade_index = st.trade_index;
             double open_reference = stop_reference_open(fill, m.open[i]);
             // Note [One stop exit for every strategy]: the liquidation where the price reaches it first, else the stop.
-            exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop, open_reference,
-                                        m.open[i], m.high[i], m.low[i]);
+            int exited = exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop,
+                                                     open_reference, m.open[i], m.high[i], m.low[i]);
+            // Note [Ambiguous bars], reading 4: a stop entry filled inside the bar, then taken out. The
+            // reference is the fill's quote (else the open), and a stop entry's (a taker's) quote differs from
+            // the open only when it filled inside the bar, on its favourable side; a limit's (a maker's) is on
+            // the other side. Read from what the exit needs anyway: a flag of its own measured a register more.
+            if (exited != 0 && fill.role == kTaker && open_reference != m.open[i]) {
+                metrics_on_ambiguous_bar(metrics);
+            }
         }
 
         // At the close: exits for the next open, new orders; everything

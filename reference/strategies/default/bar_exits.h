@@ -1,6 +1,8 @@
 #pragma once
 
 #include "reference/accounting/fee_model.h"
+#include "reference/exits/ambiguous_bar.h"
+#include "reference/exits/trailing_stop.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -13,32 +15,79 @@
 
 namespace btforge {
 
+// The stop the trailing rule would set at this bar's extreme (Note
+// [Trailing stop]), the position's own left as it is: Note [Ambiguous
+// bars] asks where a favourable move of the bar could have lifted the stop.
+// Called on the rare bars that exit, so the trailing distances (cold
+// fields, Note [Cold fields]) are read only there.
+BT_KERNEL inline double trailing_stop_at_extreme(const BracketPosition& pos, const DefaultParams& p, int side,
+                                                 double entry_price, double high, double low, const double* price_tick) {
+    double best_price = pos.best_price;
+    double stop = pos.stop;
+    update_trailing_stop(side, entry_price, pos.entry_atr, p.trail_atr, p.trail_activate_atr, high, low, price_tick,
+                         best_price, stop);
+    return stop;
+}
+
+// Readings 1 and 3 of Note [Ambiguous bars] for a position that step 3
+// closed: `adverse` 1, inside the bar at its stop or liquidation, where the
+// bar also reached a target or lifted the trailing stop; `adverse` 0, at a
+// target, where the trailing stop at the bar's extreme is within its range.
+BT_KERNEL inline int bracket_exit_was_ambiguous(const BracketPosition& pos, const DefaultParams& p, int adverse,
+                                                int side, double entry_price, double high, double low,
+                                                const double* price_tick) {
+    double lifted = trailing_stop_at_extreme(pos, p, side, entry_price, high, low, price_tick);
+    if (adverse == 0) return stop_touched(side, lifted, high, low);
+    return (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) ||
+                   target_reached(side, pos.tp, high, low) != 0 || lifted != pos.stop
+               ? 1
+               : 0;
+}
+
 // SPEC §6 step 3: at most one exit event per position and bar, in priority
 // order liquidation or stop, whichever the price reaches first (Note [One
 // stop exit for every strategy]) > partial target TP1 > final target TP
 // (Note [Shared target exits]). TP1 closes tp1_frac (Note [Partial close
 // plan]) and moves the stop to break-even; the new stop acts from the next
-// bar. Returns 1 when the position was closed completely. The symbol's
-// order rules are passed by address and read only for TP1 (as in
+// bar. Returns 1 when the position was closed completely, and counts the bar
+// when such an exit was ambiguous (Note [Ambiguous bars], readings 1 and 3,
+// and 2 for the break-even stop without trailing; the caller reads 2 after
+// the trailing stop). The symbol's order rules are
+// passed by address and read only for TP1 and on those rare bars (as in
 // update_trailing_stop).
 BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, const SymbolSet& may_hold,
                                      MetricsAccumulator& metrics, FillLog* log, const AccountConfig& config,
                                      const DefaultParams& p, int bar, int symbol, double open_price, double high,
-                                     double low, const double* qty_step, const double* min_qty) {
+                                     double low, const double* qty_step, const double* min_qty,
+                                     const double* price_tick) {
     BracketPosition& pos = state.position;
     FillContext where = fill_context(bar, symbol, pos.trade_index);
+    const Holding& holding = pf.holdings[symbol];
+    int side = holding.side;
     // Note [One stop exit for every strategy]
-    if (exit_at_stop_or_liquidation(pf, metrics, log, config, where, may_hold, pos.stop, open_price, open_price, high,
-                                    low) != 0) {
-        return 1;
-    }
+    int closed = exit_at_stop_or_liquidation(pf, metrics, log, config, where, may_hold, pos.stop, open_price,
+                                             open_price, high, low);
+    int adverse = closed;
     // Note [Shared target exits]; tp1_frac is a cold field, read once TP1 is reached (Note [Cold fields]).
-    if (pos.tp1_done == 0 && target_reached(pf.holdings[symbol].side, pos.tp1, high, low) != 0) {
-        pos.tp1_done = 1;
-        return take_partial_target(pf, metrics, log, config, where, pos.tp1, p.tp1_frac, open_price, qty_step,
-                                   min_qty, pos.stop);
+    if (closed == 0) {
+        if (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) {
+            pos.tp1_done = 1;
+            closed = take_partial_target(pf, metrics, log, config, where, pos.tp1, p.tp1_frac, open_price, qty_step,
+                                         min_qty, pos.stop);
+            // Reading 2 for the break-even stop; with trailing on, step 4 reads it after the trailing stop's move.
+            if (closed == 0 && p.trail_atr <= 0.0 && stop_touched(side, pos.stop, high, low) != 0) {
+                metrics_on_ambiguous_bar(metrics);
+            }
+        } else {
+            closed = exit_at_target(pf, metrics, log, config, where, pos.tp, open_price, high, low);
+        }
     }
-    return exit_at_target(pf, metrics, log, config, where, pos.tp, open_price, high, low);
+    // One test for every exit, so the counting's code is inlined once (two copies measured slower).
+    if (closed != 0 && (adverse == 0 || pf.last_exit_inside != 0) &&
+        bracket_exit_was_ambiguous(pos, p, adverse, side, holding.entry_price, high, low, price_tick) != 0) {
+        metrics_on_ambiguous_bar(metrics);
+    }
+    return closed;
 }
 
 }  // namespace btforge

@@ -4,6 +4,7 @@
 
 #include "reference/accounting/fee_model.h"
 #include "reference/accounting/holding.h"
+#include "reference/exits/ambiguous_bar.h"
 #include "reference/exits/cooldown.h"
 #include "reference/exits/trailing_stop.h"
 #include "reference/kernel_marker.h"
@@ -152,7 +153,7 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 settle_funding(pf.account, holding, log, where, m, i);
                 // 3. Exits inside the bar.
                 if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
-                                    m.qty_step + s, m.min_qty + s) != 0) {
+                                    m.qty_step + s, m.min_qty + s, m.price_tick + s) != 0) {
                     st.last_exit_bar = t;
                     continue;
                 }
@@ -162,6 +163,10 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                     update_trailing_stop(holding.side, holding.entry_price, pos.entry_atr, p.trail_atr,
                                          p.trail_activate_atr, m.high[i], m.low[i], m.price_tick + s, pos.best_price,
                                          pos.stop);
+                    // Note [Ambiguous bars], reading 2: the position came through step 3, so a stop the bar's
+                    // range reaches is one this bar lifted (trailing, or TP1's break-even: apply_bar_exits
+                    // leaves that one to this test when trailing is on).
+                    if (stop_touched(holding.side, pos.stop, m.high[i], m.low[i]) != 0) metrics_on_ambiguous_bar(metrics);
                 }
             }
         }

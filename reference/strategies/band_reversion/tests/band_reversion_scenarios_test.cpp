@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "reference/accounting/quantize.h"
@@ -214,5 +215,40 @@ TEST_CASE("band_reversion: a position filled inside a bar did not hold that bar'
             CHECK(r.funding[0].trade_index == 0);
             CHECK(r.funding[0].funding == r.metrics.funding_paid);
         }
+    }
+}
+
+TEST_CASE("band_reversion: ambiguous bars (Note [Ambiguous bars], reading 4)") {
+    // Breakout: the close of 103 rests a buy stop at 103, stop 103 - 4 = 99.
+    // Fade: the close of 97 rests a buy limit at 97, stop 97 - 4 = 93.
+    struct Case {
+        const char* what;
+        int mode;
+        double signal_close;
+        double open, high, low, close;
+        int exit_bar;
+        int ambiguous;
+    };
+    const Case cases[] = {
+        {"a stop entry filled above the open, then stopped: the low may have come first", 1, 103.0, 98.5, 103.5, 98.0,
+         100.0, 3, 1},
+        {"a stop entry filled above the open, its stop out of reach (leaves at bar 5's open)", 1, 103.0, 100.0, 104.0,
+         99.5, 103.5, 5, 0},
+        {"a stop entry filled at the open by a gap (stop 100), then stopped: one side", 1, 103.0, 104.0, 104.5, 99.0,
+         100.0, 3, 0},
+        {"a limit entry filled below the open, then stopped: the path meets them in order", 0, 97.0, 98.0, 98.5, 92.0,
+         93.5, 3, 0},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(std::string(c.what));
+        BandScenario sc(12);
+        sc.params.mode = c.mode;
+        sc.close_at(2, c.signal_close);
+        sc.market.bar(0, 3, c.open, c.high, c.low, c.close);
+        ScenarioResult r = sc.run();
+        REQUIRE(r.fills.size() == 2);
+        CHECK(r.fills[0].bar == 3);
+        CHECK(r.fills[1].bar == c.exit_bar);
+        CHECK(r.metrics.ambiguous_bars == c.ambiguous);
     }
 }

@@ -62,3 +62,15 @@ TEST_CASE("sma_cross: a cross down reverses into a short, or only exits without 
         CHECK(r.count(kEntry) == 1 + allow_short);
     }
 }
+
+TEST_CASE("sma_cross: a stop and a liquidation are both adverse, so no bar is ambiguous") {
+    // Note [Ambiguous bars]: the bar reaches the stop at 95 and rises to 110
+    // first or after; with no target nothing on the other side can happen.
+    SmaScenario sc(10);
+    sc.fast_from(2, 101.0);
+    sc.market.bar(0, 5, 100.0, 110.0, 93.0, 100.0);
+    ScenarioResult r = sc.run();
+    REQUIRE(r.fills.size() == 2);
+    CHECK(r.fills[1].reason == kStopLoss);
+    CHECK(r.metrics.ambiguous_bars == 0);
+}

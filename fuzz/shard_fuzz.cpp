@@ -6,8 +6,11 @@
 // --grid G --shard i/N` with kGrids[0] (--top 2 --periods 2, 0/2;
 // --all-rows, 1/3; an empty shard, 7/8) and kGrids[1] (--top 1 --periods 4
 // --pbo --cpcv 1:0 --spa 20 --returns 10, 1/2; the same with
-// --spa-benchmark hold, whose identity carries the benchmark's marks), on the cpu backend with 2
-// threads; shard format 7 (a seed of an older format stops at the version,
+// --spa-benchmark hold, whose identity carries the benchmark's marks), and
+// daily_returns.shard of `btforge sweep --synthetic-bars 275 --param
+// ema_fast=8,12 --param mode=0,1 --top 1 --periods 4 --pbo --cpcv 1:0 --spa
+// 20 --returns daily --shard 0/2`, on the cpu backend with 2
+// threads; shard format 8 (a seed of an older format stops at the version,
 // and so would every mutation of it). Any input may be refused with a
 // DataError or another std::runtime_error (a refusal that names the shard); anything else
 // escaping (a nlohmann or libstdc++ exception, std::bad_alloc), a crash, a

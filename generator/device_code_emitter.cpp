@@ -58,6 +58,16 @@ std::string device_code_of(const EmitContext& context, const std::string& strate
     return entities;
 }
 
+bool reads_finer_bars(const EmitContext& context, const std::string& strategy) {
+    for (const Entity& e : context.model.entities) {
+        if (owning_strategy(e, context.config) != strategy) continue;
+        for (const Token& token : e.tokens) {
+            if (token.kind == Token::Kind::Identifier && token.spelling == "fine_per_bar") return true;
+        }
+    }
+    return false;
+}
+
 OutputFile emit_device_code(const EmitContext& context) {
     std::vector<std::string> inputs = context.reference_files_of("");
     inputs.push_back("templates/btforge_device.cuh");

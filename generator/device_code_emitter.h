@@ -15,4 +15,8 @@ OutputFile emit_device_code(const EmitContext& context);
 // minus the layout's, with a "// ---- from <file>" line per source file.
 std::string device_code_of(const EmitContext& context, const std::string& strategy);
 
+// Note [Kernels for finer bars]: whether code of `strategy` itself names the
+// market's finer bars (the identifier fine_per_bar in any of its entities).
+bool reads_finer_bars(const EmitContext& context, const std::string& strategy);
+
 }  // namespace btforge::gen

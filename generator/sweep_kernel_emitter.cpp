@@ -86,6 +86,10 @@ OutputFile emit_sweep_kernel(const EmitContext& context, const StrategyTarget& t
     data.set("params_struct", params.name);
     data.set("series_struct", series.name);
     data.set("strategy_code", device_code_of(context, spec.name));
+    // Note [Kernels for finer bars]
+    const bool finer = reads_finer_bars(context, spec.name);
+    data.set("reads_finer_bars", TemplateData(finer));
+    data.set("market_without_finer_bars", finer ? "without_finer_bars" : "shaped_market");
     // The emu build compiles this file for the host: the parameter struct's
     // layout is pinned like the layout header's structs.
     data.set("static_asserts", layout_static_asserts(params));
@@ -110,6 +114,7 @@ OutputFile emit_strategy_binding(const EmitContext& context, const StrategyTarge
     data.set("entry", target.entry);
     data.set("params_struct", target.params_struct);
     data.set("series_struct", target.series_struct);
+    data.set("reads_finer_bars", std::string(reads_finer_bars(context, spec.name) ? "true" : "false"));
     set_parameters_and_series(spec, data);
     return OutputFile{spec.name + "_binding.cpp",
                       render_template(context.templates_dir, "strategy_binding.cpp", data)};

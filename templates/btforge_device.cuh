@@ -97,5 +97,25 @@ BTFORGE_DEVICE inline MarketView shaped_market(MarketView market) {
 BTFORGE_DEVICE inline const MarketView& shaped_market(const MarketView& market) { return market; }
 #endif
 
+// Note [Kernels for finer bars]
+// Finer bars (Note [Finer bars]) cost a strategy that walks them in every
+// bar it runs, walked or not: its loop over one bar or its finer bars
+// measured 24% slower on the large benchmark than the bar's own steps
+// (docs/PERFORMANCE.md, issue 33). So a strategy whose code names
+// fine_per_bar (btforge-gen finds it: reads_finer_bars) has two kernels
+// more, _finer and _periods_finer, that read the finer bars; its plain and
+// _periods kernels see fine_per_bar as the constant 0, and the compiler
+// drops the walk. The host launches the _finer ones for a market that has
+// finer bars, and only then. A strategy that never reads them has no
+// _finer kernels: its two serve every run (BTFORGE_FINER_KERNELS_<name>
+// names them for the emu's table). Folding takes a copy of the view, which
+// costs the narrow default's _periods kernel 20 bytes of spills (Note [Run
+// shape]); without the copy the walk stayed, at 52.
+BTFORGE_DEVICE inline MarketView without_finer_bars(const MarketView& launch_market) {
+    MarketView market = shaped_market(launch_market);
+    market.fine_per_bar = 0;
+    return market;
+}
+
 }  // inline namespace symbols<capacity>
 }  // namespace btforge::device

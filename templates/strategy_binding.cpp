@@ -51,6 +51,7 @@ StrategyBinding {{strategy}}_strategy_binding() {
         { {{#parameters}}"{{name}}"{{^last}}, {{/last}}{{/parameters}} },
         { {{#series}}"{{id}}"{{^last}}, {{/last}}{{/series}} },
         &run_{{strategy}},
+        {{reads_finer_bars}},  // Note [Kernels for finer bars]
     };
 }
 

@@ -56,7 +56,7 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep)(const btforge::device::SweepLaun
     btforge::device::{{params_struct}} p;
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
-    btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
+    btforge::device::{{entry}}(btforge::device::{{market_without_finer_bars}}(launch.market), s, p, launch.account,
                                launch.rows[ordinal], nullptr, nullptr, nullptr);
 }
 
@@ -67,8 +67,46 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods)(const btforge::device::S
     btforge::device::{{params_struct}} p;
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
+    btforge::device::{{entry}}(btforge::device::{{market_without_finer_bars}}(launch.market), s, p, launch.account,
+                               launch.rows[ordinal], nullptr,
+                               launch.marks != nullptr ? launch.marks + ordinal * launch.account.equity_marks : nullptr,
+                               launch.periods + ordinal * launch.account.n_periods);
+}
+{{#reads_finer_bars}}
+
+// Note [Kernels for finer bars]: the two kernels above with the market's
+// finer bars, for the runs that have them.
+extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
+BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_finer)(const btforge::device::SweepLaunch launch) {
+    unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (ordinal >= launch.count) return;
+    btforge::device::{{params_struct}} p;
+    btforge::device::{{series_struct}} s;
+    btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
+    btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
+                               launch.rows[ordinal], nullptr, nullptr, nullptr);
+}
+
+extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
+BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods_finer)(const btforge::device::SweepLaunch launch) {
+    unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (ordinal >= launch.count) return;
+    btforge::device::{{params_struct}} p;
+    btforge::device::{{series_struct}} s;
+    btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
     btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
                                launch.rows[ordinal], nullptr,
                                launch.marks != nullptr ? launch.marks + ordinal * launch.account.equity_marks : nullptr,
                                launch.periods + ordinal * launch.account.n_periods);
 }
+
+#define BTFORGE_FINER_KERNELS_{{strategy}} \
+    &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_finer), &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods_finer)
+{{/reads_finer_bars}}
+{{^reads_finer_bars}}
+
+// Note [Kernels for finer bars]: this strategy never reads them, so the two
+// kernels above serve runs with finer bars too.
+#define BTFORGE_FINER_KERNELS_{{strategy}} \
+    &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep), &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods)
+{{/reads_finer_bars}}

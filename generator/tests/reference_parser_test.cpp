@@ -191,7 +191,7 @@ TEST_CASE("the real reference respects the device subset and yields the expected
     const Entity* metrics = find_entity(model, "btforge::Metrics");
     REQUIRE(metrics != nullptr);
     CHECK(metrics->kind == Entity::Kind::Struct);
-    CHECK(metrics->fields.size() == 21);
+    CHECK(metrics->fields.size() == 22);
     const Entity* max_symbols = find_entity(model, "btforge::kMaxSymbols");
     REQUIRE(max_symbols != nullptr);
     CHECK(max_symbols->kind == Entity::Kind::Constant);

@@ -7,6 +7,7 @@
 
 #include "host/app/usage_error.h"
 #include "host/data/csv_market_loader.h"
+#include "host/data/finer_bars.h"
 #include "host/data/funding_history.h"
 #include "host/data/market_cache.h"
 #include "host/data/market_limits.h"
@@ -160,6 +161,16 @@ LoadedMarket load_market(const MarketChoice& c) {
         loaded.funding_note = note;
     }
     description << ": " << loaded.market.n_symbols() << " symbols x " << loaded.market.n_bars() << " bars";
+    if (!c.intrabar_file.empty()) {
+        // Note [Checking finer bars]: the finer file's own symbols, all of them, matched by name.
+        MarketLoadOptions options;
+        options.timestamp_unit = timestamp_unit;
+        options.funding_interval_ms = interval_ms;
+        const Market finer = c.market_cache ? load_market_csv_cached(c.intrabar_file, options, nullptr, nullptr)
+                                            : load_market_csv(c.intrabar_file, options);
+        const FinerBarsUse use = attach_finer_bars(loaded.market, finer, c.intrabar_file);
+        description << "; " << describe_finer_bars(use, c.intrabar_file);
+    }
     loaded.description = description.str();
     return loaded;
 }

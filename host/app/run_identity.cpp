@@ -33,6 +33,10 @@ nlohmann::json inputs_identity(const std::string& spec_text, const StrategySpec&
         market.update(tiers.rate, n * sizeof(double));
         market.update(tiers.amount, n * sizeof(double));
     }
+    if (m.finer.per_bar > 0) {  // Note [Finer bars]; a market without them keeps its identity
+        market.update(&m.finer.per_bar, sizeof m.finer.per_bar);
+        column(m.finer.path), column(m.finer.open), column(m.finer.high), column(m.finer.low);
+    }
     id["market_sha256"] = market.hex();
     id["window"] = {{"first_bar", window.first_bar}, {"bars", window.n_bars}};
     id["account"] = account_json(account);

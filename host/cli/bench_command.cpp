@@ -13,6 +13,7 @@
 #include "host/cli/option_groups.h"
 #include "host/cuda/context_warm_up.h"
 #include "host/cuda/cuda_backend.h"
+#include "host/data/finer_bars.h"
 #include "host/data/synthetic_market.h"
 #include "host/engine/account_config.h"
 #include "host/engine/cpu_sweep.h"
@@ -87,6 +88,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     std::uint64_t cpu_max_combinations = 0;
     bool skip_single_thread = false;
     bool no_funding = false;
+    int finer_bars = 0;
     int threads = 0;
     int periods = 0;
     std::string timeline_file;
@@ -99,6 +101,9 @@ int run_bench_command(const std::vector<std::string>& args) {
         ("bars", po::value(&market_options.n_bars)->default_value(market_options.n_bars), "synthetic bars")
         ("symbols", po::value(&market_options.n_symbols)->default_value(market_options.n_symbols), "synthetic symbols")
         ("seed", whole_number_value(&market_options.seed), "synthetic seed")
+        ("finer-bars", po::value(&finer_bars)->default_value(finer_bars)->value_name("N"),
+         "give every bar a synthetic path of N finer bars (60: minutes of an hour; Note [Synthetic finer bars]), "
+         "so the sweep settles its ambiguous bars on them: the cost of --intrabar; 0: none")
         ("no-funding", po::bool_switch(&no_funding),
          "every funding rate of the synthetic market 0, as spot data has (Note [Markets without funding])")
         ("max-combinations", whole_number_value(&max_combinations),
@@ -143,6 +148,15 @@ int run_bench_command(const std::vector<std::string>& args) {
 
     Market market = make_synthetic_market(market_options);
     if (no_funding) std::fill(market.funding_rate.begin(), market.funding_rate.end(), 0.0);
+    std::string finer_note;
+    if (finer_bars != 0) {
+        if (finer_bars < 2 || market_options.bar_ms % finer_bars != 0) {
+            throw po::error("--finer-bars must be 0, or 2 or more dividing the hour (60: 1-minute bars)");
+        }
+        const Market finer = make_synthetic_finer_bars(market, finer_bars, market_options.bar_ms, market_options.seed, 0);
+        finer_note = "finer bars: " + describe_finer_bars(attach_finer_bars(market, finer, "synthetic paths"),
+                                                          "synthetic paths") + "\n";
+    }
     const MarketWindow window = choose_window(market, window_choice);
     std::vector<std::vector<double>> values;
     for (const GridAxis& axis : grid.axes) values.push_back(axis.values);
@@ -165,7 +179,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     std::cout << "btforge bench: strategy " << strategy.spec.name << ", grid " << grid.origin << "\n"
               << "account: " << describe_account(account) << "\n"
               << (window == whole_market(market) ? std::string() : "window: " + describe_window(market, window) + "\n")
-              << (market.funding_free() ? "funding: none (Note [Markets without funding])\n" : "")
+              << (market.funding_free() ? "funding: none (Note [Markets without funding])\n" : "") << finer_note
               << "workload: " << market.n_symbols() << " symbols x " << window.n_bars << " bars x " << combinations
               << (combinations != space.count() ? " of " + std::to_string(space.count()) : std::string())
               << " combinations = " << cells_per_combination * static_cast<double>(combinations) << " cells"

@@ -46,6 +46,9 @@ po::options_description market_options(MarketChoice& c) {
         ("funding-file", po::value(&c.funding_file)->value_name("CSV"),
          "funding history: timestamp,symbol,rate per settlement, charged at the bar holding each time; replaces "
          "the data's and the constant funding of the symbols it names")
+        ("intrabar", po::value(&c.intrabar_file)->value_name("CSV"),
+         "finer bars of the same symbols (1-minute bars beside hourly ones, in --data's format): they settle the "
+         "bars whose exits the order of high and low would decide (docs/ACCOUNTING.md §9)")
         ("funding-rate", po::value(&c.funding_rate)->default_value(c.funding_rate),
          "rate per funding time where the data has none (|rate| <= 1)")
         ("funding-interval-hours", po::value(&c.funding_interval_hours)->default_value(c.funding_interval_hours),

@@ -45,6 +45,7 @@ std::pair<std::string, std::string> write_failing_market(const parity::ParityMar
     auto [data, instruments] = parity::failing_market_files(report, seed, std::filesystem::temp_directory_path());
     write_market_csv(market.market, data);
     write_instruments(market.market.symbols, market.market.instruments, instruments);
+    if (market.finer.n_bars() > 0) write_market_csv(market.finer, parity::finer_market_file(data));
     return {data, instruments};
 }
 
@@ -58,6 +59,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     unsigned long long seed = 1;
     int symbols = kFloorSymbols;
     int bars = kFloorBars;
+    int finer_bars = 0;
     std::uint64_t combinations = kFloorCombinations;
     int periods = kMaxPeriods;
     std::string equity_marks_text;  // N or daily
@@ -75,6 +77,9 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("seed", whole_number_value(&seed), "seed of the market and of the combinations")
         ("symbols", po::value(&symbols)->default_value(symbols), "symbols of the randomized market (CI floor: 3)")
         ("bars", po::value(&bars)->default_value(bars), "bars of the randomized market (CI floor: 20000)")
+        ("finer-bars", po::value(&finer_bars)->default_value(finer_bars)->value_name("N"),
+         "give every bar a random path of N finer bars (60: minutes of an hour), so that the bars whose exits the "
+         "order of high and low decides are settled on them (docs/ACCOUNTING.md §9); 0: none")
         ("combinations", whole_number_value(&combinations),
          "random combinations per strategy (CI floor: 10000)")
         ("periods", po::value(&periods)->default_value(periods),
@@ -107,6 +112,9 @@ int run_parity_command(const std::vector<std::string>& args) {
     }
     if (symbols < 1 || symbols > kMaxSymbols) throw po::error("--symbols must be in 1.." + std::to_string(kMaxSymbols));
     if (bars < 2) throw po::error("--bars must be >= 2");
+    if (finer_bars != 0 && (finer_bars < 2 || 3'600'000 % finer_bars != 0)) {
+        throw po::error("--finer-bars must be 0, or 2 or more dividing the hour's 3600000 ms (60: 1-minute bars)");
+    }
     if (combinations < 1) throw po::error("--combinations must be >= 1");
     if (periods < 0 || periods > kMaxPeriods) {
         throw po::error("--periods must be in 0.." + std::to_string(kMaxPeriods) + ", got " + std::to_string(periods));
@@ -152,7 +160,7 @@ int run_parity_command(const std::vector<std::string>& args) {
 
     ResolvedBackend resolved = resolve_backend(backend_choice, strategies.front(), threads, say_backend_notice);
     parity::Backend backend{resolved.name, resolved.description, resolved.run, resolved.series};
-    parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars});
+    parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars, finer_bars});
     const MarketWindow window = choose_window(market.market, window_choice);
     std::cout << "parity: " << backend.description << " vs cpu reference (" << thread_count_text(threads) << ")\nmarket: "
               << market.description << '\n';
@@ -219,6 +227,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                 const parity::Divergence& d = result.comparison.failures.front();
                 auto [data, instruments] = write_failing_market(market, report, seed);
                 std::string replay = parity::replay_command(result, data, instruments);
+                if (market.finer.n_bars() > 0) replay += " --intrabar " + parity::finer_market_file(data);
                 if (!spec_file.empty()) replay += " --spec " + spec_file;
                 replay += window_arguments(window_choice);
                 std::cout << "first divergence: combination " << d.combination_id << " (ordinal " << d.ordinal
@@ -237,6 +246,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                                    {"seed", seed},
                                    {"symbols", symbols},
                                    {"bars", bars},
+                                   {"finer_bars", finer_bars},
                                    {"market", market.description},
                                    {"market_bars_aligned", market.market.n_bars()},
                                    {"window", {{"first_bar", window.first_bar}, {"bars", window.n_bars}}},

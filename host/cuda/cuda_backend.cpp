@@ -24,6 +24,7 @@
 #include "host/cuda/top_n_device.h"
 #include "host/engine/row_outcome.h"
 #include "host/engine/top_outcomes.h"
+#include "host/strategies/strategy_binding.h"
 
 namespace btforge::cuda {
 
@@ -36,7 +37,7 @@ using Clock = std::chrono::steady_clock;
 // device launch is that one with every pointer replaced by its device copy
 // (patch_launch). If the generated layout gains a pointer, this size changes
 // and the assert below stops the build until patch_launch handles it.
-static_assert(sizeof(device::SweepLaunch) == 272,
+static_assert(sizeof(device::SweepLaunch) == 312,
               "device::SweepLaunch changed: update patch_launch and the resident uploads");
 
 // Offsets of the resident arrays in one device allocation, each aligned for
@@ -215,6 +216,7 @@ ChosenKernel choose_kernel(const CudaDriver& driver, const SweepJob& job, const 
     source.compute_major = info.compute_major;
     source.compute_minor = info.compute_minor;
     chosen.entry = "btforge_" + strategy + "_sweep" + (keeps_period_outputs(job.account) ? "_periods" : "") +
+                   (runs_finer_kernels(*job.binding, job.market->view()) ? "_finer" : "") +
                    std::string(variant.suffix);
     return chosen;
 }
@@ -228,7 +230,8 @@ struct ResidentPlan {
     std::vector<Upload> uploads;
     // Indices into `uploads`.
     std::size_t timestamp = 0, open = 0, high = 0, low = 0, close = 0, volume = 0, funding_rate = 0,
-                funding_events = 0, tradable = 0, margin = 0, qty_step = 0, min_qty = 0, price_tick = 0, radix = 0,
+                funding_events = 0, tradable = 0, margin = 0, qty_step = 0, min_qty = 0, price_tick = 0, fine_path = 0,
+                fine_open = 0, fine_high = 0, fine_low = 0, radix = 0,
                 stride = 0, value_offset = 0, values = 0, series = 0, series_offset = 0, series_table = 0;
     // Note [Series on the device]: set when the series are computed there.
     std::optional<IndicatorJobs> indicator_jobs;
@@ -258,6 +261,12 @@ ResidentPlan plan_resident(const SweepJob& job, const LaunchTables& tables) {
     r.qty_step = resident(market.qty_step, symbols * sizeof(double));
     r.min_qty = resident(market.min_qty, symbols * sizeof(double));
     r.price_tick = resident(market.price_tick, symbols * sizeof(double));
+    // Note [Finer bars]: uploaded only where the run has them (empty uploads are skipped).
+    const std::size_t finer = market.fine_per_bar > 0 ? cells * static_cast<std::size_t>(market.fine_per_bar) : 0;
+    r.fine_path = resident(market.fine_path, market.fine_per_bar > 0 ? cells : 0);
+    r.fine_open = resident(market.fine_open, finer * sizeof(double));
+    r.fine_high = resident(market.fine_high, finer * sizeof(double));
+    r.fine_low = resident(market.fine_low, finer * sizeof(double));
     r.radix = resident(tables.radix.data(), tables.radix.size() * sizeof(unsigned long long));
     r.stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
     r.value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
@@ -316,6 +325,12 @@ ResidentData upload_resident(const CudaDriver& driver, const ResidentPlan& plan,
     whole.qty_step = device_pointer<const double>(base, at(plan.qty_step));
     whole.min_qty = device_pointer<const double>(base, at(plan.min_qty));
     whole.price_tick = device_pointer<const double>(base, at(plan.price_tick));
+    if (whole.fine_per_bar > 0) {
+        whole.fine_path = device_pointer<const unsigned char>(base, at(plan.fine_path));
+        whole.fine_open = device_pointer<const double>(base, at(plan.fine_open));
+        whole.fine_high = device_pointer<const double>(base, at(plan.fine_high));
+        whole.fine_low = device_pointer<const double>(base, at(plan.fine_low));
+    }
     r.launch.market = window_view(whole, tables.window);
     r.launch.radix = device_pointer<const unsigned long long>(base, at(plan.radix));
     r.launch.stride = device_pointer<const unsigned long long>(base, at(plan.stride));

@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kEntry = "btforge_top_n_select";
 
 // device::Metrics' fields in the order of metric_columns().
-constexpr std::array<DeviceMetricField, 21> kFields{{
+constexpr std::array<DeviceMetricField, 22> kFields{{
     {offsetof(device::Metrics, final_equity), false},
     {offsetof(device::Metrics, total_return), false},
     {offsetof(device::Metrics, net_pnl), false},
@@ -38,6 +38,7 @@ constexpr std::array<DeviceMetricField, 21> kFields{{
     {offsetof(device::Metrics, n_liquidations), true},
     {offsetof(device::Metrics, liquidation_loss), false},
     {offsetof(device::Metrics, ambiguous_bars), true},
+    {offsetof(device::Metrics, magnified_bars), true},
 }};
 
 unsigned keep_for(std::size_t top_n) {

@@ -73,6 +73,18 @@ MarketView Market::view() const {
     v.qty_step = qty_step.data();
     v.min_qty = min_qty.data();
     v.price_tick = price_tick.data();
+    if (finer.per_bar > 0) {
+        const std::size_t cells = n * timestamp_ms.size();
+        if (finer.path.size() != cells || finer.open.size() != cells * finer.per_bar ||
+            finer.high.size() != cells * finer.per_bar || finer.low.size() != cells * finer.per_bar) {
+            throw std::logic_error("market: finer bars of another market's size (attach_finer_bars)");
+        }
+        v.fine_per_bar = finer.per_bar;
+        v.fine_path = finer.path.data();
+        v.fine_open = finer.open.data();
+        v.fine_high = finer.high.data();
+        v.fine_low = finer.low.data();
+    }
     return v;
 }
 

@@ -19,6 +19,14 @@ struct Instrument {
     MarginSchedule margin = default_margin_schedule();  // Note [Maintenance margin tiers]
 };
 
+// The finer bars of every bar, where a run was given them (Note [Finer
+// bars] in market_view.h; attach_finer_bars, host/data/finer_bars.h).
+struct FinerBars {
+    int per_bar = 0;                      // 0: none
+    std::vector<std::uint8_t> path;       // [n_symbols * n_bars]
+    std::vector<double> open, high, low;  // [n_symbols * n_bars * per_bar]; 0 where path is 0
+};
+
 // The owning, host-side market: every symbol aligned on the union of the
 // timestamps (see Note [Aligned market layout] in market_view.h). Built by the
 // CSV loader or the synthetic generator; the engines read it through view().
@@ -35,6 +43,7 @@ struct Market {
     // (view() checks).
     std::vector<MarginSchedule> margin;
     std::vector<double> qty_step, min_qty, price_tick;
+    FinerBars finer;
 
     int n_symbols() const { return static_cast<int>(symbols.size()); }
     int n_bars() const { return static_cast<int>(timestamp_ms.size()); }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -57,6 +58,13 @@ View window_view(const View& full, const MarketWindow& window) {
     v.funding_rate = full.funding_rate + first;
     v.funding_events = full.funding_events + first;
     v.tradable = full.tradable + first;
+    if (full.fine_per_bar > 0) {  // Note [Finer bars]: fine_per_bar of them per cell
+        v.fine_path = full.fine_path + first;
+        const std::ptrdiff_t fine_first = static_cast<std::ptrdiff_t>(first) * full.fine_per_bar;
+        v.fine_open = full.fine_open + fine_first;
+        v.fine_high = full.fine_high + fine_first;
+        v.fine_low = full.fine_low + fine_first;
+    }
     return v;
 }
 

@@ -250,6 +250,42 @@ void check(const SyntheticMarketOptions& o) {
     if (o.bar_ms > span_limit / o.n_bars) throw std::invalid_argument("synthetic market: the time range overflows");
 }
 
+double on_finer_tick(double price, double tick) { return std::max(tick, std::round(price / tick) * tick); }
+
+// Note [Synthetic finer bars]: bar's, finer_ms apart from its timestamp.
+void magnify(const Bar& bar, int per_bar, std::int64_t finer_ms, double tick, int faulty_one_in, std::mt19937_64& rng,
+             std::vector<Bar>& out) {
+    auto uniform = [&rng]() { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+    auto between = [&](double lo, double hi) { return std::clamp(on_finer_tick(lo + (hi - lo) * uniform(), tick), lo, hi); };
+    const std::size_t high_at = static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(per_bar));
+    std::size_t low_at = static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(per_bar - 1));
+    if (low_at >= high_at) low_at += 1;
+    const std::size_t first = out.size();
+    double previous_close = bar.open;
+    for (int k = 0; k < per_bar; ++k) {
+        Bar f{bar.timestamp_ms + k * finer_ms, 0.0, 0.0, 0.0, 0.0, bar.volume / per_bar, 0.0};
+        f.open = k == 0 ? bar.open : (rng() % 8 == 0 ? between(bar.low, bar.high) : previous_close);
+        f.close = k == per_bar - 1 ? bar.close : between(bar.low, bar.high);
+        f.high = std::max(f.open, f.close);
+        f.low = std::min(f.open, f.close);
+        f.high = between(f.high, f.high + (bar.high - f.high) * 0.5);
+        f.low = between(f.low - (f.low - bar.low) * 0.5, f.low);
+        if (static_cast<std::size_t>(k) == high_at) f.high = bar.high;
+        if (static_cast<std::size_t>(k) == low_at) f.low = bar.low;
+        previous_close = f.close;
+        out.push_back(f);
+    }
+    if (faulty_one_in <= 0) return;
+    const std::uint64_t fault = rng() % static_cast<std::uint64_t>(faulty_one_in);
+    if (fault == 0) {
+        out.erase(out.begin() + static_cast<std::ptrdiff_t>(first + (rng() % static_cast<std::uint64_t>(per_bar))));
+    } else if (fault == 1 && bar.high > bar.low) {
+        for (std::size_t k = first; k < out.size(); ++k) {
+            if (out[k].high == bar.high) out[k].high = std::max({out[k].open, out[k].close, bar.low});
+        }
+    }
+}
+
 }  // namespace
 
 Market make_synthetic_market(const SyntheticMarketOptions& options) {
@@ -274,6 +310,28 @@ Market make_synthetic_market(const SyntheticMarketOptions& options) {
         symbols.push_back(std::move(out));
     }
     return build_market(std::move(symbols), options.funding_interval_ms);
+}
+
+Market make_synthetic_finer_bars(const Market& market, int per_bar, std::int64_t bar_ms, std::uint64_t seed,
+                                 int faulty_one_in) {
+    if (per_bar < 2 || bar_ms % per_bar != 0) {
+        throw std::invalid_argument("finer bars per bar must be 2 or more and divide the market's " +
+                                    std::to_string(bar_ms) + " ms bars");
+    }
+    std::vector<SymbolBars> finer;
+    for (int s = 0; s < market.n_symbols(); ++s) {
+        const Instrument& instrument = market.instruments[static_cast<std::size_t>(s)];
+        std::mt19937_64 rng(seed * 0xD1B54A32D192ED03ULL + static_cast<std::uint64_t>(s) + 1);
+        SymbolBars bars{market.symbols[static_cast<std::size_t>(s)], instrument, {}};
+        for (int t : market.own_bars[static_cast<std::size_t>(s)]) {
+            const std::size_t i = market.index(s, t);
+            const Bar bar{market.timestamp_ms[static_cast<std::size_t>(t)], market.open[i], market.high[i],
+                          market.low[i], market.close[i], market.volume[i], 0.0};
+            magnify(bar, per_bar, bar_ms / per_bar, instrument.price_tick, faulty_one_in, rng, bars.bars);
+        }
+        finer.push_back(std::move(bars));
+    }
+    return build_market(std::move(finer));
 }
 
 }  // namespace btforge

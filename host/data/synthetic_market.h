@@ -35,4 +35,18 @@ struct SyntheticMarketOptions {
 // series does not depend on how many symbols are asked for.
 Market make_synthetic_market(const SyntheticMarketOptions& options = {});
 
+// Note [Synthetic finer bars]
+// A path of `per_bar` finer bars through every bar of every symbol of
+// `market` (whose bars are bar_ms apart, per_bar dividing it), drawn from
+// `seed`: the first opens at the bar's open, the last closes at its close,
+// one reaches its high and another its low (in either order), the others
+// wander between them, and one finer bar in eight opens away from the
+// previous one's close (a gap inside the bar, where a level fills at a
+// finer bar's open). Prices stay on the tick. With faulty_one_in N > 0, one
+// bar in N loses a finer bar and one in N has its finer highs fall short of
+// its high, so that attach_finer_bars finds bars without a path. For
+// benchmarks and parity: a made-up path, never the truth of a real bar.
+Market make_synthetic_finer_bars(const Market& market, int per_bar, std::int64_t bar_ms, std::uint64_t seed,
+                                 int faulty_one_in);
+
 }  // namespace btforge

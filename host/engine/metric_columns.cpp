@@ -26,6 +26,7 @@ constexpr MetricColumn kColumns[] = {
     {"n_liquidations", false, true, [](const Metrics& m) { return static_cast<double>(m.n_liquidations); }},
     {"liquidation_loss", false, false, [](const Metrics& m) { return m.liquidation_loss; }},
     {"ambiguous_bars", false, true, [](const Metrics& m) { return static_cast<double>(m.ambiguous_bars); }},
+    {"magnified_bars", false, true, [](const Metrics& m) { return static_cast<double>(m.magnified_bars); }},
 };
 
 }  // namespace

@@ -127,6 +127,7 @@ BTFORGE_OUTCOME_HD inline OutcomeKey outcome_of_row(const Row& m, const Period* 
     outcome_add(h, static_cast<double>(m.n_liquidations));
     outcome_add(h, m.liquidation_loss);
     outcome_add(h, static_cast<double>(m.ambiguous_bars));
+    outcome_add(h, static_cast<double>(m.magnified_bars));
     for (int i = 0; i < n_periods; ++i) {
         const Period& p = periods[i];
         outcome_add(h, p.return_sum);

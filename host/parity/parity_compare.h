@@ -14,7 +14,7 @@ namespace btforge::parity {
 // SPEC §3, per output field of Metrics (every column of metric_columns()) and
 // of PeriodStatistics (period_columns()):
 //   discrete fields (n_trades, n_wins, max_consecutive_losses, n_liquidations,
-//   ambiguous_bars) must be equal;
+//   ambiguous_bars, magnified_bars) must be equal;
 //   a real field passes when |backend - reference| <= 1e-12 * max(1, |reference|),
 //   two NaNs being equal and an infinity equal only to itself.
 // The verdict is that tolerance; the target is stricter, 100% bit-identical,

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "host/data/finer_bars.h"
 #include "host/data/market_builder.h"
 #include "host/data/synthetic_market.h"
 
@@ -159,8 +160,17 @@ ParityMarket make_parity_market(const ParityMarketOptions& options) {
                 << " symbols x " << result.market.n_bars() << " bars; injected " << result.injected.jumps
                 << " jumps, " << result.injected.spikes << " spikes, " << result.injected.flat_stretches
                 << " flat stretches, " << result.injected.removed_bars << " removed bars)";
+    if (options.finer_per_bar > 0) {
+        result.finer = make_synthetic_finer_bars(result.market, options.finer_per_bar, synthetic.bar_ms, options.seed, 25);
+        const FinerBarsUse use = attach_finer_bars(result.market, result.finer, "the magnified bars");
+        description << "; " << describe_finer_bars(use, "the magnified bars");
+    }
     result.description = description.str();
     return result;
+}
+
+std::string finer_market_file(const std::string& market_file) {
+    return std::filesystem::path(market_file).replace_extension().string() + "-finer.csv";
 }
 
 std::pair<std::string, std::string> failing_market_files(const std::string& report, std::uint64_t seed,

@@ -14,6 +14,7 @@ struct ParityMarketOptions {
     std::uint64_t seed = 1;
     int n_symbols = 3;
     int n_bars = 20000;
+    int finer_per_bar = 0;  // Note [Magnified parity market]; 0: no finer bars
 };
 
 // What was injected on top of the synthetic market, for the report.
@@ -28,6 +29,7 @@ struct ParityMarket {
     Market market;
     InjectedEvents injected;
     std::string description;
+    Market finer;  // Note [Magnified parity market]: empty without finer bars
 };
 
 // Note [Parity market]
@@ -42,6 +44,14 @@ struct ParityMarket {
 // low <= open, close <= high) and aligned again with build_market, so the
 // result obeys every invariant of Note [Aligned market layout]. The market
 // depends only on the options.
+//
+// Note [Magnified parity market]
+// With finer_per_bar, every bar of every symbol also gets a path of that
+// many finer bars (Note [Synthetic finer bars]), one bar in 25 without one
+// and one in 25 with one that disagrees. The finer market goes through
+// attach_finer_bars as a file's would (Note [Checking finer bars]), so both
+// fallbacks are exercised and counted. It is kept to be written beside the
+// market when a run fails.
 ParityMarket make_parity_market(const ParityMarketOptions& options);
 
 // Where a failing run writes its market (CSV and instruments) so that the
@@ -49,6 +59,9 @@ ParityMarket make_parity_market(const ParityMarketOptions& options);
 // there is one ("<report stem>-seed<N>-market.csv"), else in a new folder of
 // its own under `temp_root` (the system's temporary folder), never into the
 // working directory. Returns {data file, instruments file}.
+// The finer bars' file beside a failing market's CSV: "...-market-finer.csv".
+std::string finer_market_file(const std::string& market_file);
+
 std::pair<std::string, std::string> failing_market_files(const std::string& report, std::uint64_t seed,
                                                          const std::filesystem::path& temp_root);
 

@@ -134,6 +134,8 @@ ParityResult run_parity(const StrategySpec& spec, const StrategyBinding& binding
         result.liquidations += static_cast<std::uint64_t>(std::max(row.metrics.n_liquidations, 0));
         result.ambiguous_combinations += row.metrics.ambiguous_bars > 0 ? 1 : 0;
         result.ambiguous_bars += static_cast<std::uint64_t>(std::max(row.metrics.ambiguous_bars, 0));
+        result.magnified_combinations += row.metrics.magnified_bars > 0 ? 1 : 0;
+        result.magnified_bars += static_cast<std::uint64_t>(std::max(row.metrics.magnified_bars, 0));
     }
 
     result.top_compared = reference.top.size();
@@ -188,6 +190,12 @@ std::string format_parity_table(const ParityResult& r) {
         << format_significant(100.0 * r.liquidated_share(), 3) << "%)\n";
     out << "ambiguous bars: " << r.ambiguous_bars << " in " << r.ambiguous_combinations << " of " << r.combinations
         << " combinations\n";
+    if (r.magnified_bars > 0) {
+        out << "magnified bars (settled on their finer bars): " << r.magnified_bars << " in "
+            << r.magnified_combinations << " of " << r.combinations << " combinations, "
+            << format_significant(static_cast<double>(r.magnified_bars) / static_cast<double>(r.combinations), 3)
+            << " per combination\n";
+    }
     return out.str();
 }
 
@@ -256,6 +264,8 @@ nlohmann::json parity_result_json(const ParityResult& r) {
             {"liquidations", r.liquidations},
             {"ambiguous_combinations", r.ambiguous_combinations},
             {"ambiguous_bars", r.ambiguous_bars},
+            {"magnified_combinations", r.magnified_combinations},
+            {"magnified_bars", r.magnified_bars},
             {"failures", failures},
             {"first_divergence_assignments", r.first_divergence_assignments},
             {"verdict", r.passed() ? "pass" : "fail"}};

@@ -89,6 +89,9 @@ struct ParityResult {
     // with at least one, and the bars in all, by the reference.
     std::uint64_t ambiguous_combinations = 0;
     std::uint64_t ambiguous_bars = 0;
+    // Bars settled on their finer bars (Note [Finer bars]), the same way.
+    std::uint64_t magnified_combinations = 0;
+    std::uint64_t magnified_bars = 0;
     // The parameter assignments of the first diverging combination (empty
     // when none), as `btforge replay --set` takes them.
     std::vector<std::string> first_divergence_assignments;

@@ -72,13 +72,14 @@ namespace btforge {
 // of its own outcome).
 // Messages name the file (or message), the section or JSON pointer and a
 // stable rule; no byte of the file that is not printable text is echoed.
-// Version 7: each row's metrics carry ambiguous_bars (Note [Ambiguous
-// bars]), 152 bytes instead of 144. Version 6: the marks section, and the identity's --spa, --returns,
+// Version 8: each row's metrics carry magnified_bars (Note [Finer bars]) in
+// what was version 7's padding. Version 7: each row's metrics carry
+// ambiguous_bars (Note [Ambiguous bars]), 152 bytes instead of 144. Version 6: the marks section, and the identity's --spa, --returns,
 // --spa-seed and --spa-size (Note [Reality Check, SPA and StepM]).
 // Version 5: the outcomes section, and --top rows one per outcome (Note
 // [Distinct outcomes]). Version 4: the identity names the run's --cpcv
 // (Note [Combinatorial purged cross-validation]); version 3's lacked it.
-inline constexpr std::uint32_t kShardFormatVersion = 7;
+inline constexpr std::uint32_t kShardFormatVersion = 8;
 
 // Note [What a shard's periods carry]
 // A shard's period statistics travel to one place, the merge's validation

@@ -30,7 +30,17 @@ struct StrategyBinding {
     std::vector<std::string_view> parameters;
     std::vector<std::string_view> series;
     RunFunction run;
+    // Its code reads the market's finer bars, so it has kernels of its own
+    // for runs that have them (Note [Kernels for finer bars]).
+    bool reads_finer_bars = false;
 };
+
+// Whether a run of `binding` on `market` launches the kernels that read
+// finer bars (Note [Kernels for finer bars]): the market has them and the
+// strategy reads them.
+inline bool runs_finer_kernels(const StrategyBinding& binding, const MarketView& market) {
+    return binding.reads_finer_bars && market.fine_per_bar > 0;
+}
 
 std::span<const StrategyBinding> strategy_bindings();
 

@@ -25,7 +25,7 @@ BTFORGE = None  # set in main() from argv[1]
 METRICS = [
     "final_equity", "total_return", "net_pnl", "gross_profit", "gross_loss", "fees_paid", "funding_paid",
     "n_trades", "n_wins", "win_rate", "profit_factor", "max_drawdown", "sharpe", "sortino", "calmar",
-    "exposure", "avg_trade_return", "max_consecutive_losses", "n_liquidations", "liquidation_loss", "ambiguous_bars",
+    "exposure", "avg_trade_return", "max_consecutive_losses", "n_liquidations", "liquidation_loss", "ambiguous_bars", "magnified_bars",
 ]
 
 # After the metrics, each row's outcome (Note [Distinct outcomes]).

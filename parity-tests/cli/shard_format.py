@@ -6,7 +6,8 @@ and their SHA-256 (version 4's identity names --cpcv, version 3's does
 not); version 5 adds a fourth, the outcome key of each combination (16
 bytes, Note [Distinct outcomes]); version 6 a fifth, each combination's
 equity marks (doubles, Note [Equity marks]; none without --spa); version 7
-rows hold ambiguous_bars (row_bytes 160, Note [Ambiguous bars]); version 3's and 4's period statistics are what validation reads
+rows hold ambiguous_bars (row_bytes 160, Note [Ambiguous bars]), version 8
+magnified_bars in the same 160 bytes (Note [Finer bars]); version 3's and 4's period statistics are what validation reads
 (the header's period_bytes: 64, Note [What a shard's periods carry]),
 version 2's all of them (112). Version 1 (btforge before issue 29) is
 "BTFSHARD", the version, the header's length and the header, whose "rows"

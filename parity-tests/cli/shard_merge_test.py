@@ -483,7 +483,7 @@ class ShardFileTest(unittest.TestCase):
     def test_an_older_format_is_named(self):
         self.edited("s0.shard", lambda s: setattr(s, "version", 1), "old.shard")
         self.merge_refused("old.shard", "s1.shard",
-                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 7 "
+                           says=("old.shard: shard-version: shard format version 1, this btforge reads version 8 "
                                  "(an older btforge wrote it",))
 
     def test_a_grid_edited_since_the_shards_ran_is_refused(self):

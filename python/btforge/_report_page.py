@@ -15,7 +15,7 @@ import plotly.offline
 from . import plots
 
 _TABLE_METRICS = ("total_return", "sharpe", "sortino", "max_drawdown", "n_trades", "win_rate", "profit_factor",
-                  "n_liquidations", "ambiguous_bars")
+                  "n_liquidations", "ambiguous_bars", "magnified_bars")
 
 _STYLE = """
 body { font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1200px;

@@ -32,6 +32,7 @@ def _market_options(
     funding_file: Optional[PathLike],
     funding_rate: float,
     funding_interval_hours: float,
+    intrabar: Optional[PathLike] = None,
 ) -> Dict[str, Any]:
     options: Dict[str, Any] = {
         "timestamp_unit": timestamp_unit,
@@ -44,6 +45,8 @@ def _market_options(
         options["symbols"] = ",".join(symbols) if not isinstance(symbols, str) else symbols
     if funding_file is not None:
         options["funding_file"] = os.fspath(funding_file)
+    if intrabar is not None:
+        options["intrabar"] = os.fspath(intrabar)
     return options
 
 
@@ -89,15 +92,18 @@ class Market:
         funding_file: Optional[PathLike] = None,
         funding_rate: float = 0.0001,
         funding_interval_hours: float = 8.0,
+        intrabar: Optional[PathLike] = None,
         cache: bool = True,
     ) -> "Market":
         """A long CSV ``timestamp,symbol,open,high,low,close,volume[,funding_rate]``
         read by the engine's own loader, exactly as ``btforge sweep --data``
         reads it (its errors name file, line and column; the parsed market is
         cached beside the file as ``PATH.btfcache`` unless ``cache=False``).
-        Other layouts: read them with pandas and use :meth:`from_pandas`."""
+        ``intrabar``: a CSV of finer bars of the same symbols (``--intrabar``,
+        docs/ACCOUNTING.md §9). Other layouts: read them with pandas and use
+        :meth:`from_pandas`."""
         options = _market_options(instruments, symbols, timestamp_unit, funding_file, funding_rate,
-                                  funding_interval_hours)
+                                  funding_interval_hours, intrabar)
         options["data"] = os.fspath(path)
         options["market_cache"] = bool(cache)
         return cls(_core.load_market(options), options)

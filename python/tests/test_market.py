@@ -126,3 +126,20 @@ def test_indicators_equal_the_cli(market_csv, run_cli, tmp_path):
     pd.testing.assert_frame_equal(ours, theirs, check_exact=True)
     with pytest.raises(btforge.BtforgeError, match="needs the parameter k"):
         btforge.indicators(market, "BBANDS", period=20)
+
+
+def test_finer_bars_settle_the_bars_they_can(run_cli, tmp_path):
+    # Hours resampled from minutes by `data import`, so the two agree where no minute is missing.
+    run_cli("data", "synth", "--synthetic-bars", "12000", "--synthetic-bar-minutes", "1", "--synthetic-symbols", "2",
+            "-o", str(tmp_path / "minutes.csv"))
+    run_cli("data", "import", "--format", "csv", "--bar", "1h", str(tmp_path / "minutes.csv"), "-o",
+            str(tmp_path / "hours.csv"))
+    hours = btforge.Market.from_csv(tmp_path / "hours.csv", cache=False)
+    magnified = btforge.Market.from_csv(tmp_path / "hours.csv", intrabar=tmp_path / "minutes.csv", cache=False)
+    assert "60 finer bars per bar (1-minute bars in 1-hour bars)" in magnified.description
+    params = ["ema_fast=8,12", "sl_atr=1,1.5", "tp1_atr=1,2"]
+    plain = btforge.sweep(hours, params=params, all_rows=True, threads=2, backend="cpu", progress=False).table
+    walked = btforge.sweep(magnified, params=params, all_rows=True, threads=2, backend="cpu", progress=False).table
+    assert (plain["magnified_bars"] == 0).all()
+    assert walked["magnified_bars"].sum() > 0
+    assert walked["ambiguous_bars"].sum() < plain["ambiguous_bars"].sum()

@@ -39,7 +39,10 @@ namespace btforge {
 // strategy, 4 the stop entries of band_reversion; a strategy whose only
 // exits are a stop and the liquidation (sma_cross, xs_momentum) has no
 // ambiguous bars. The count says how many of a row's bars our order rules
-// decided (docs/ACCOUNTING.md, "The order inside a bar").
+// decided (docs/ACCOUNTING.md, "The order inside a bar"). Where the market
+// has finer bars, the default strategy settles its ambiguous bars on them
+// instead (Note [Walking the finer bars of a bracket]) and counts only those
+// whose finer bars are missing or disagree with them.
 
 // Readings 2 and 3: the bar's adverse extreme reaches `stop`, a level this
 // bar set (a break-even or trailing stop). For a position that came through

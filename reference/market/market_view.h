@@ -36,6 +36,21 @@ namespace btforge {
 // the value of a view built field by field, always looks. The flag is the
 // whole market's, so a window of it keeps it. The device's run-time builds
 // fold it into a constant (Note [Run shape]).
+//
+// Note [Finer bars]
+// A market may carry, beside its bars, a path of finer bars through each of
+// them (`--intrabar`: 1-minute bars beside hourly ones), fine_per_bar of
+// them per bar, finer bar k of cell i at i * fine_per_bar + k. Only their
+// open, high and low are kept: the exits inside a bar read nothing else.
+// fine_path[i] is 1 where cell i's finer bars are all there and agree with
+// the bar (the first open is its open, the highest high its high, the
+// lowest low its low, the last close its close; the host checks it when it
+// loads them), 0 elsewhere: there a bar is settled by its own four prices,
+// as without finer bars, and the host counts such cells for the run header.
+// A strategy walks the finer bars only on a bar whose outcome the order of
+// its high and low could decide (Note [Ambiguous bars]), so every other bar
+// is unchanged. fine_per_bar 0 (the value of a view built field by field):
+// no finer bars, and the pointers are not read.
 struct BT_KERNEL MarketView {
     int n_symbols;
     int n_bars;      // bars of the view
@@ -57,10 +72,21 @@ struct BT_KERNEL MarketView {
     const double* qty_step;
     const double* min_qty;
     const double* price_tick;
+    int fine_per_bar;                // finer bars per bar; 0: none (Note [Finer bars])
+    const std::uint8_t* fine_path;   // [n_symbols * bar_stride]: 1 where the bar's finer bars can decide it
+    const double* fine_open;         // [n_symbols * bar_stride * fine_per_bar]
+    const double* fine_high;
+    const double* fine_low;
 };
 
 BT_KERNEL inline int market_index(const MarketView& market, int symbol, int bar) {
     return symbol * market.bar_stride + bar;
+}
+
+// Finer bar k of cell i (Note [Finer bars]); 64 bits, as a long market's
+// cells times 60 outgrow an int.
+BT_KERNEL inline std::int64_t finer_bar_index(const MarketView& market, int i, int k) {
+    return static_cast<std::int64_t>(i) * market.fine_per_bar + k;
 }
 
 }  // namespace btforge

@@ -32,6 +32,7 @@ struct BT_KERNEL Metrics {
     int n_liquidations;       // round trips ended by a liquidation (Note [Liquidation rule])
     double liquidation_loss;  // their net loss (fees and funding included), positive: the equity liquidations took
     int ambiguous_bars;       // bars whose outcome the order of the high and the low decided (Note [Ambiguous bars])
+    int magnified_bars;       // bars their finer bars settled instead (Note [Finer bars])
 };
 
 // Note [Rows with non-finite metrics]
@@ -88,6 +89,7 @@ struct BT_KERNEL MetricsAccumulator {
     BT_COLD int n_liquidations;
     BT_COLD double liquidation_loss;
     BT_COLD int ambiguous_bars;
+    BT_COLD int magnified_bars;
     // Note [Period statistics]: the current period's running values, and
     // where each finished period goes (null with n_periods 0).
     // Not cold: a kernel that passes a literal null folds n_periods to 0 and
@@ -170,6 +172,7 @@ BT_KERNEL inline void metrics_begin(MetricsAccumulator& acc, double initial_equi
     acc.n_liquidations = 0;
     acc.liquidation_loss = 0.0;
     acc.ambiguous_bars = 0;
+    acc.magnified_bars = 0;
     acc.periods = periods;
     acc.n_periods = periods != nullptr && n_bars > 0 ? n_periods : 0;
     acc.n_bars = n_bars;
@@ -340,6 +343,9 @@ BT_KERNEL inline void metrics_on_liquidation(MetricsAccumulator& acc, double tra
 // or order.
 BT_KERNEL inline void metrics_on_ambiguous_bar(MetricsAccumulator& acc) { acc.ambiguous_bars += 1; }
 
+// A bar of one symbol's position settled on its finer bars (Note [Finer bars]).
+BT_KERNEL inline void metrics_on_magnified_bar(MetricsAccumulator& acc) { acc.magnified_bars += 1; }
+
 BT_KERNEL inline void metrics_finish(const MetricsAccumulator& acc, double final_equity, double fees_paid,
                                      double funding_paid, double bars_per_year, Metrics& out) {
     out.final_equity = final_equity;
@@ -372,6 +378,7 @@ BT_KERNEL inline void metrics_finish(const MetricsAccumulator& acc, double final
     out.n_liquidations = acc.n_liquidations;
     out.liquidation_loss = acc.liquidation_loss;
     out.ambiguous_bars = acc.ambiguous_bars;
+    out.magnified_bars = acc.magnified_bars;
 }
 
 }  // namespace btforge

@@ -160,4 +160,16 @@ BT_KERNEL inline int liquidate_if_first(Portfolio& pf, MetricsAccumulator& metri
     return liquidate_when_first(pf, metrics, log, where, balance, open_price, high, low, stop, stop_outcome);
 }
 
+// In cross margin, the cushion liquidate_if_first leaves on a holding that
+// a bar did not close: its margin at the bar's adverse extreme, for the
+// positions after it in the bar. Called after a bar settled on its finer
+// bars (Note [Finer bars]), whose last liquidation check marked the holding
+// at the last finer bar's extreme only.
+BT_KERNEL inline void mark_cushion_at_extreme(Portfolio& pf, int symbol, double high, double low) {
+    if (pf.margin_mode != kCrossMargin) return;
+    Holding& h = pf.holdings[symbol];
+    double adverse = h.side > 0 ? low : high;
+    h.cushion = mark_to_market_pnl(h, adverse) - maintenance_margin(pf.margin[symbol], h.qty * adverse);
+}
+
 }  // namespace btforge

@@ -29,7 +29,8 @@ bool emu_supports(const std::string& strategy) { return emu::find_emu_kernel(str
 SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std::string_view kernel_variant) {
     // Note [Kernel variants]
     const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), kernel_variant);
-    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, keeps_period_outputs(job.account), variant.name);
+    emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, keeps_period_outputs(job.account),
+                                                 runs_finer_kernels(*job.binding, job.market->view()), variant.name);
     if (kernel == nullptr) {
         std::string known;
         for (const emu::EmuKernelEntry& e : emu::emu_kernels()) known += (known.empty() ? "" : ", ") + std::string(e.strategy);

@@ -14,6 +14,10 @@ struct EmuKernelEntry {
     std::string_view strategy;
     EmuKernel kernel;
     EmuKernel kernel_with_periods;  // Note [Two kernels per strategy]
+    // Note [Kernels for finer bars]: the two for markets with finer bars
+    // (the two above where the strategy never reads them).
+    EmuKernel kernel_finer;
+    EmuKernel kernel_with_periods_finer;
 };
 
 // One entry per strategy of generated/btforge_entry_points.h, in its order,
@@ -22,8 +26,10 @@ struct EmuKernelEntry {
 std::span<const EmuKernelEntry> emu_kernels(std::string_view variant = "");
 // nullptr when generated/ has no kernel for `strategy` in that variant;
 // `with_periods`: the kernel that writes period statistics (Note [Two
-// kernels per strategy]).
-EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods = false, std::string_view variant = "");
+// kernels per strategy]); `finer`: the one for a market with finer bars
+// (Note [Kernels for finer bars]).
+EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods = false, bool finer = false,
+                          std::string_view variant = "");
 
 // The indicator kernels of generated/indicator_series.cu compiled for the host.
 using EmuIndicatorKernel = void (*)(device::IndicatorLaunch);

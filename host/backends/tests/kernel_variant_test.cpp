@@ -5,6 +5,7 @@
 
 #include "host/backends/emu/emu_kernels.h"
 #include "host/backends/kernel_variant.h"
+#include "host/strategies/strategy_binding.h"
 #include "reference/market/symbol_capacity.h"
 
 using namespace btforge;
@@ -65,8 +66,16 @@ TEST_CASE("the emu backend has every strategy's kernels in every variant, under 
         REQUIRE(kernels.size() == first.size());
         for (std::size_t i = 0; i < kernels.size(); ++i) {
             CHECK(kernels[i].strategy == first[i].strategy);
-            CHECK((emu::find_emu_kernel(kernels[i].strategy, false, v.name) == kernels[i].kernel));
-            CHECK((emu::find_emu_kernel(kernels[i].strategy, true, v.name) == kernels[i].kernel_with_periods));
+            CHECK((emu::find_emu_kernel(kernels[i].strategy, false, false, v.name) == kernels[i].kernel));
+            CHECK((emu::find_emu_kernel(kernels[i].strategy, true, false, v.name) == kernels[i].kernel_with_periods));
+            CHECK((emu::find_emu_kernel(kernels[i].strategy, false, true, v.name) == kernels[i].kernel_finer));
+            CHECK((emu::find_emu_kernel(kernels[i].strategy, true, true, v.name) ==
+                   kernels[i].kernel_with_periods_finer));
+            // Note [Kernels for finer bars]: only a strategy that reads finer bars has kernels of its own for them.
+            const StrategyBinding* binding = find_strategy_binding(kernels[i].strategy);
+            REQUIRE(binding != nullptr);
+            CHECK((kernels[i].kernel_finer != kernels[i].kernel) == binding->reads_finer_bars);
+            CHECK((kernels[i].kernel_with_periods_finer != kernels[i].kernel_with_periods) == binding->reads_finer_bars);
             if (&v != &kernel_variants().front()) CHECK((kernels[i].kernel != first[i].kernel));
         }
     }

@@ -88,6 +88,7 @@ TEST_CASE("outcome_of_row reads the fields in the order of the metric and period
     m.funding_paid = 8; m.n_trades = 9; m.n_wins = 10; m.win_rate = 11; m.profit_factor = 12; m.max_drawdown = 13;
     m.sharpe = 14; m.sortino = 15; m.calmar = 16; m.exposure = 17; m.avg_trade_return = 18;
     m.max_consecutive_losses = 19; m.n_liquidations = 20; m.liquidation_loss = 21; m.ambiguous_bars = 22;
+    m.magnified_bars = 23;
     PeriodStatistics p{};
     p.return_sum = 31; p.return_sum_squares = 32; p.downside_sum_squares = 33; p.return_sum_cubes = 34;
     p.return_sum_fourths = 35; p.start_equity = 36; p.end_equity = 37; p.max_drawdown = 38; p.gross_profit = 39;
@@ -99,7 +100,7 @@ TEST_CASE("outcome_of_row reads the fields in the order of the metric and period
         CHECK(column.read(m) == expected++);  // every column read, in order
         outcome_add(h, column.read(m));
     }
-    CHECK(expected == 23);
+    CHECK(expected == 24);
     for (const PeriodStatistics& period : periods) {
         int field = 31;
         for (const PeriodColumn& column : period_columns()) {

@@ -81,7 +81,7 @@ TEST_CASE("every row says whether it is valid and has enough trades, in the CSV,
     CHECK(csv_lines[2].rfind("2,4,true,false,", 0) == 0);  // Note [Rows with few trades]
     CHECK(csv_lines[3].rfind("3,3,false,true,", 0) == 0);
     CHECK(csv_lines[3].find(",nan,") != std::string::npos);
-    CHECK(csv_lines[0].find(",liquidation_loss,ambiguous_bars,outcome_combinations,outcome_first_id") != std::string::npos);
+    CHECK(csv_lines[0].find(",liquidation_loss,ambiguous_bars,magnified_bars,outcome_combinations,outcome_first_id") != std::string::npos);
     CHECK(csv_lines[2].substr(csv_lines[2].size() - 4) == ",1,4");  // its own outcome, of one combination
 
     RunSummary summary;

@@ -151,23 +151,42 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 // 2. Funding.
                 where.trade_index = pos.trade_index;
                 settle_funding(pf.account, holding, log, where, m, i);
-                // 3. Exits inside the bar.
-                if (apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, m.open[i], m.high[i], m.low[i],
-                                    m.qty_step + s, m.min_qty + s, m.price_tick + s) != 0) {
+                // 3-4. Exits inside the bar, then trailing: on the bar's own prices, or on each of its `finer`
+                // finer bars where it has them and needs them (Note [Walking the finer bars of a bracket]).
+                int finer = m.fine_per_bar > 0 && m.fine_path[i] != 0 &&
+                                    bracket_bar_needs_path(pos, p, pf, busy, t, s, m.high[i], m.low[i], m.price_tick + s) != 0
+                                ? m.fine_per_bar
+                                : 0;
+                if (finer > 0) metrics_on_magnified_bar(metrics);
+                int closed = 0;
+                for (int k = 0; k < (finer > 0 ? finer : 1) && closed == 0; ++k) {
+                    double open_k = finer > 0 ? m.fine_open[finer_bar_index(m, i, k)] : m.open[i];
+                    double high_k = finer > 0 ? m.fine_high[finer_bar_index(m, i, k)] : m.high[i];
+                    double low_k = finer > 0 ? m.fine_low[finer_bar_index(m, i, k)] : m.low[i];
+                    // 3. Exits inside the (finer) bar; the ambiguous ones counted only on the bar's own prices.
+                    closed = apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, open_k, high_k, low_k,
+                                             m.qty_step + s, m.min_qty + s, m.price_tick + s, finer == 0);
+                    // 4. Trailing; the activation distance is a cold field: read only where trailing is on
+                    // (Note [Cold fields]).
+                    if (closed == 0 && p.trail_atr > 0.0) {
+                        update_trailing_stop(holding.side, holding.entry_price, pos.entry_atr, p.trail_atr,
+                                             p.trail_activate_atr, high_k, low_k, m.price_tick + s, pos.best_price,
+                                             pos.stop);
+                        // Note [Ambiguous bars], reading 2: the position came through step 3, so a stop the bar's
+                        // range reaches is one this bar lifted (trailing, or TP1's break-even: apply_bar_exits
+                        // leaves that one to this test when trailing is on).
+                        if (finer == 0 && stop_touched(holding.side, pos.stop, high_k, low_k) != 0) {
+                            metrics_on_ambiguous_bar(metrics);
+                        }
+                    }
+                }
+                if (closed != 0) {
                     st.last_exit_bar = t;
                     continue;
                 }
-                // 4. Trailing.
-                // The activation distance is a cold field: read only where trailing is on (Note [Cold fields]).
-                if (p.trail_atr > 0.0) {
-                    update_trailing_stop(holding.side, holding.entry_price, pos.entry_atr, p.trail_atr,
-                                         p.trail_activate_atr, m.high[i], m.low[i], m.price_tick + s, pos.best_price,
-                                         pos.stop);
-                    // Note [Ambiguous bars], reading 2: the position came through step 3, so a stop the bar's
-                    // range reaches is one this bar lifted (trailing, or TP1's break-even: apply_bar_exits
-                    // leaves that one to this test when trailing is on).
-                    if (stop_touched(holding.side, pos.stop, m.high[i], m.low[i]) != 0) metrics_on_ambiguous_bar(metrics);
-                }
+                // A walked position is marked at the bar's adverse extreme for the positions after it, as the
+                // bar's own prices would mark it (Note [Liquidation rule]).
+                if (finer > 0) mark_cushion_at_extreme(pf, s, m.high[i], m.low[i]);
             }
         }
 

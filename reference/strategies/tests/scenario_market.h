@@ -28,6 +28,10 @@ struct ScenarioMarket {
     std::vector<MarginSchedule> margin;  // per symbol: Note [Default margin schedule] unless a test sets one
     // The three above per symbol, filled by view().
     mutable std::vector<double> qty_steps, min_qtys, price_ticks;
+    // Finer bars (Note [Finer bars]): none until a test gives a bar its path.
+    int fine_per_bar = 0;
+    std::vector<std::uint8_t> fine_path;
+    std::vector<double> fine_open, fine_high, fine_low;
 
     ScenarioMarket(int symbols, int bars, double price = 100.0)
         : n_symbols(symbols), n_bars(bars), ts(static_cast<std::size_t>(bars)),
@@ -50,6 +54,28 @@ struct ScenarioMarket {
         low[at(s, t)] = l;
         close[at(s, t)] = c;
     }
+    // Bar (s, t)'s path: finer bars {open, high, low, close} each, the same
+    // count for every bar of the market. The test keeps them consistent with
+    // the bar (the host checks that of a file: Note [Checking finer bars]).
+    struct Finer {
+        double open, high, low, close;
+    };
+    void path(int s, int t, const std::vector<Finer>& finer) {
+        if (fine_per_bar == 0) {
+            fine_per_bar = static_cast<int>(finer.size());
+            fine_path.assign(open.size(), 0);
+            fine_open.assign(open.size() * finer.size(), 0.0);
+            fine_high.assign(open.size() * finer.size(), 0.0);
+            fine_low.assign(open.size() * finer.size(), 0.0);
+        }
+        if (static_cast<int>(finer.size()) != fine_per_bar) throw std::invalid_argument("one count of finer bars per bar");
+        fine_path[at(s, t)] = 1;
+        for (std::size_t k = 0; k < finer.size(); ++k) {
+            fine_open[at(s, t) * finer.size() + k] = finer[k].open;
+            fine_high[at(s, t) * finer.size() + k] = finer[k].high;
+            fine_low[at(s, t) * finer.size() + k] = finer[k].low;
+        }
+    }
     MarketView view() const {
         MarketView v{};
         v.n_symbols = n_symbols;
@@ -71,6 +97,11 @@ struct ScenarioMarket {
         v.qty_step = qty_steps.data();
         v.min_qty = min_qtys.data();
         v.price_tick = price_ticks.data();
+        v.fine_per_bar = fine_per_bar;
+        v.fine_path = fine_path.data();
+        v.fine_open = fine_open.data();
+        v.fine_high = fine_high.data();
+        v.fine_low = fine_low.data();
         return v;
     }
 };

@@ -49,17 +49,7 @@ const Row kRows[] = {
 
 DefaultScenario scenario(const Row& row) {
     DefaultScenario sc(1, 8);
-    if (row.side > 0) {
-        sc.cross_up(0, 2);
-    } else {
-        sc.fast_from(0, 0, 101.0);
-        sc.cross_down(0, 2);
-    }
-    if (row.trailing) {
-        sc.params.trail_activate_atr = 2.0;
-        sc.params.trail_atr = 1.0;
-        sc.params.tp1_atr = 50.0;  // TP1 out of the way: the stop's lift is the row's question
-    }
+    sc.bracket_from_bar_3(row.side, row.trailing);
     sc.market.bar(0, 4, row.open, row.high, row.low, row.close);
     for (int t = 5; t < 8; ++t) sc.market.bar(0, t, row.close, row.close, row.close, row.close);
     return sc;
@@ -81,9 +71,7 @@ TEST_CASE("ambiguous bars of the default strategy's brackets, reading by reading
 }
 
 TEST_CASE("ambiguous bars: a liquidation inside the bar counts as the stop does") {
-    // The isolated long of default_liquidation_test.cpp: 2 500 units at 100,
-    // margin 5 000, one tier at 1%: liquidated at 245000 / 2475 = 98.99,
-    // above its stop at 96.
+    // DefaultScenario::isolated_long_liquidated_at_98_99.
     struct Case {
         const char* what;
         double open, high, low, close;
@@ -99,16 +87,7 @@ TEST_CASE("ambiguous bars: a liquidation inside the bar counts as the stop does"
     for (const Case& c : cases) {
         CAPTURE(std::string(c.what));
         DefaultScenario sc(1, 8);
-        MarginSchedule one_tier{};
-        one_tier.n_tiers = 1;
-        one_tier.liquidation_fee = 0.02;
-        one_tier.rate[0] = 0.01;
-        sc.market.margin[0] = one_tier;
-        sc.account.margin_mode = kIsolatedMargin;
-        sc.params.risk_per_trade = 1.0;
-        sc.params.sl_atr = 4.0;
-        sc.params.max_leverage = 50.0;
-        sc.cross_up(0, 2);
+        sc.isolated_long_liquidated_at_98_99();
         sc.market.bar(0, 4, c.open, c.high, c.low, c.close);
         ScenarioResult r = sc.run();
         REQUIRE(r.fills.size() >= 2);

@@ -52,6 +52,38 @@ struct DefaultScenario {
         for (int u = t; u < market.n_bars; ++u) ema_fast[market.at(s, u)] = value;
     }
     void cross_up(int s, int t) { fast_from(s, t, 101.0); }
+    // A long (side 1) or a short (-1) of symbol 0 entered at bar 3's open on
+    // the cross of bar 2. With `trailing`, the stop trails 1 ATR behind the
+    // best price once 2 ATR in profit, and TP1 is moved out of the way (50
+    // ATR) so that the stop's lift is what a test asks about.
+    void bracket_from_bar_3(int side, bool trailing) {
+        if (side > 0) {
+            cross_up(0, 2);
+        } else {
+            fast_from(0, 0, 101.0);
+            cross_down(0, 2);
+        }
+        if (trailing) {
+            params.trail_activate_atr = 2.0;
+            params.trail_atr = 1.0;
+            params.tp1_atr = 50.0;
+        }
+    }
+    // The isolated long of default_liquidation_test.cpp, entered at 100 on
+    // bar 3: 2 500 units, margin 5 000, one tier at 1% and a 2% fee, so it is
+    // liquidated at 245000 / 2475 = 98.99, above its stop at 96.
+    void isolated_long_liquidated_at_98_99() {
+        MarginSchedule one_tier{};
+        one_tier.n_tiers = 1;
+        one_tier.liquidation_fee = 0.02;
+        one_tier.rate[0] = 0.01;
+        market.margin[0] = one_tier;
+        account.margin_mode = kIsolatedMargin;
+        params.risk_per_trade = 1.0;
+        params.sl_atr = 4.0;
+        params.max_leverage = 50.0;
+        cross_up(0, 2);
+    }
     void cross_down(int s, int t) { fast_from(s, t, 99.0); }
 
     ScenarioResult run() const {

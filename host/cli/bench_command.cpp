@@ -150,7 +150,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     if (no_funding) std::fill(market.funding_rate.begin(), market.funding_rate.end(), 0.0);
     std::string finer_note;
     if (finer_bars != 0) {
-        if (finer_bars < 2 || market_options.bar_ms % finer_bars != 0) {
+        if (!finer_bars_fit(finer_bars, market_options.bar_ms)) {
             throw po::error("--finer-bars must be 0, or 2 or more dividing the hour (60: 1-minute bars)");
         }
         const Market finer = make_synthetic_finer_bars(market, finer_bars, market_options.bar_ms, market_options.seed, 0);

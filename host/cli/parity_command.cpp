@@ -18,6 +18,7 @@
 #include "host/cli/option_groups.h"
 #include "host/data/csv_market_writer.h"
 #include "host/data/instruments.h"
+#include "host/data/synthetic_market.h"
 #include "host/data/equity_mark_bars.h"
 #include "host/io/atomic_file.h"
 #include "host/parity/parity_run.h"
@@ -112,7 +113,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     }
     if (symbols < 1 || symbols > kMaxSymbols) throw po::error("--symbols must be in 1.." + std::to_string(kMaxSymbols));
     if (bars < 2) throw po::error("--bars must be >= 2");
-    if (finer_bars != 0 && (finer_bars < 2 || 3'600'000 % finer_bars != 0)) {
+    if (finer_bars != 0 && !finer_bars_fit(finer_bars, SyntheticMarketOptions{}.bar_ms)) {
         throw po::error("--finer-bars must be 0, or 2 or more dividing the hour's 3600000 ms (60: 1-minute bars)");
     }
     if (combinations < 1) throw po::error("--combinations must be >= 1");

@@ -314,7 +314,7 @@ Market make_synthetic_market(const SyntheticMarketOptions& options) {
 
 Market make_synthetic_finer_bars(const Market& market, int per_bar, std::int64_t bar_ms, std::uint64_t seed,
                                  int faulty_one_in) {
-    if (per_bar < 2 || bar_ms % per_bar != 0) {
+    if (!finer_bars_fit(per_bar, bar_ms)) {
         throw std::invalid_argument("finer bars per bar must be 2 or more and divide the market's " +
                                     std::to_string(bar_ms) + " ms bars");
     }

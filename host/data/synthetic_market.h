@@ -49,4 +49,8 @@ Market make_synthetic_market(const SyntheticMarketOptions& options = {});
 Market make_synthetic_finer_bars(const Market& market, int per_bar, std::int64_t bar_ms, std::uint64_t seed,
                                  int faulty_one_in);
 
+// Whether `per_bar` finer bars fit bars of bar_ms (2 or more, dividing it):
+// what make_synthetic_finer_bars accepts, for the options that ask for it.
+inline bool finer_bars_fit(int per_bar, std::int64_t bar_ms) { return per_bar >= 2 && bar_ms % per_bar == 0; }
+
 }  // namespace btforge

@@ -83,6 +83,12 @@ class LiquidationOptions(e2e.CliTestCase):
         self.assertIn("--margin-mode must be cross or isolated, got 'portfolio'", p.stderr)
         p = self.btforge("parity", "--backend", "emu", "--min-liquidated", "1.5", expect=2)
         self.assertIn("--min-liquidated must be a share in 0..1, got 1.5", p.stderr)
+        # Note [Synthetic finer bars]: finer bars that do not divide the hour, on parity and on bench.
+        for command in (["parity", "--backend", "emu"], ["bench", "--backend", "cpu"]):
+            for value in ("1", "7"):
+                with self.subTest(command=command[0], finer_bars=value):
+                    p = self.btforge(*command, "--finer-bars", value, expect=2)
+                    self.assertIn("--finer-bars must be 0, or 2 or more dividing the hour", p.stderr)
 
 
 if __name__ == "__main__":

@@ -250,13 +250,13 @@ void check(const SyntheticMarketOptions& o) {
     if (o.bar_ms > span_limit / o.n_bars) throw std::invalid_argument("synthetic market: the time range overflows");
 }
 
-double on_finer_tick(double price, double tick) { return std::max(tick, std::round(price / tick) * tick); }
-
 // Note [Synthetic finer bars]: bar's, finer_ms apart from its timestamp.
 void magnify(const Bar& bar, int per_bar, std::int64_t finer_ms, double tick, int faulty_one_in, std::mt19937_64& rng,
              std::vector<Bar>& out) {
     auto uniform = [&rng]() { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
-    auto between = [&](double lo, double hi) { return std::clamp(on_finer_tick(lo + (hi - lo) * uniform(), tick), lo, hi); };
+    auto between = [&](double lo, double hi) {
+        return std::clamp(std::max(tick, to_grid(lo + (hi - lo) * uniform(), tick)), lo, hi);
+    };
     const std::size_t high_at = static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(per_bar));
     std::size_t low_at = static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(per_bar - 1));
     if (low_at >= high_at) low_at += 1;

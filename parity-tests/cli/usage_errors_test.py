@@ -134,7 +134,9 @@ class KilledRuns(e2e.CliTestCase):
             with self.subTest(delay=delay):
                 for name in os.listdir(self.dir):
                     os.remove(self.path(name))
-                proc = subprocess.Popen([e2e.BTFORGE, "sweep", "--synthetic-bars", "3000", "--threads", "1",
+                # 20 000 bars: about 4 s on one thread, so both kills land while it runs (3 000 bars took
+                # 0.49 s on the dev VM, and the kill at 0.5 s came after the files).
+                proc = subprocess.Popen([e2e.BTFORGE, "sweep", "--synthetic-bars", "20000", "--threads", "1",
                                          "-o", "res"], cwd=self.dir, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
                 time.sleep(delay)

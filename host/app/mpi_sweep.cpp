@@ -202,6 +202,10 @@ MpiSweepResult run_mpi_sweep(SweepRequest request, const std::string& output, co
     if (!request.shard.empty()) {
         throw UsageError("--mpi cuts the run into shards itself; --shard is for runs without MPI (Note [Shards])");
     }
+    if (request.intrabar_bounds) {
+        // Note [Bounds of the order inside a bar]
+        throw UsageError("--intrabar-bounds replays the kept rows in one process after the sweep; run it without --mpi");
+    }
     // Until MPI is up every rank speaks for itself.
     const std::unique_ptr<MpiCommunicator> world = MpiCommunicator::open();
     const int rank = world->rank();

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "host/app/intrabar_bounds.h"
 #include "host/app/run_identity.h"
 #include "host/app/usage_error.h"
 #include "host/engine/account_config.h"
@@ -103,8 +104,10 @@ std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
             }
         }
     }
-    const SweepJob job{run->strategy.binding, &spec, nullptr, &market, run->window,
-                       make_account_config(run->account, market), nullptr};
+    if (r.bar_legs != 0) check_bar_legs_apply(*run->strategy.binding, spec.name, market, "--intrabar-order");
+    SweepJob job{run->strategy.binding, &spec, nullptr, &market, run->window,
+                 make_account_config(run->account, market), nullptr};
+    job.bar_legs = r.bar_legs;
     run->replayed = replay_combination(job, run->values);
     if (r.round_trips) {
         run->round_trips = derive_round_trips(job.view(), job.account.initial_equity, run->replayed.log);

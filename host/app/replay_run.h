@@ -32,6 +32,9 @@ struct ReplayRequest {
     std::optional<std::uint64_t> combination;
     std::vector<std::string> assignments;  // --set NAME=VALUE, when no combination
     bool round_trips = false;
+    // Note [A bar as three legs]: 0 our rule; +1 or -1 each bar walked as its
+    // legs, the favourable or the adverse extreme first (--intrabar-order).
+    int bar_legs = 0;
     // Note [Replaying a row from its results]: the identity of the inputs the
     // row was computed from (a result JSON's "identity"), named `origin` in
     // the refusal when this replay's differs.

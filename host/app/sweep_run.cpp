@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "host/app/intrabar_bounds.h"
 #include "host/app/output_files.h"
 #include "host/app/run_identity.h"
 #include "host/app/run_inputs.h"
@@ -186,6 +187,21 @@ CheckedSweepRequest check_sweep_request(SweepRequest r) {
         const std::string refused = check_purged_cv_plan(*checked.cpcv_plan, r.periods);
         if (!refused.empty()) throw UsageError("--cpcv " + r.cpcv + ": " + refused);
     }
+    if (r.intrabar_bounds) {
+        // Note [Bounds of the order inside a bar]
+        if (!r.market.intrabar_file.empty()) {
+            throw UsageError("--intrabar-bounds bounds the order inside bars without a path; with --intrabar the "
+                             "finer bars settle it: give one or the other");
+        }
+        if (static_cast<std::size_t>(r.top_n) > kMaxBoundedRows) {
+            throw UsageError("--intrabar-bounds replays each kept row on the CPU, twice: --top at most " +
+                             std::to_string(kMaxBoundedRows) + ", got " + std::to_string(r.top_n));
+        }
+        if (!r.shard.empty()) {
+            throw UsageError("--intrabar-bounds replays the kept rows after the sweep; a shard's rows are ranked "
+                             "once merged: run it without --shard");
+        }
+    }
     if (!r.shard.empty()) {
         std::string why;
         checked.shard = parse_shard(r.shard, &why);
@@ -290,6 +306,10 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
     const Market& market = run->market->market;
     run->window = choose_window(market, r.window);
     const MarketWindow& window = run->window;
+    if (r.intrabar_bounds) {
+        // Note [Bounds of the order inside a bar]
+        check_bar_legs_apply(*run->strategy.binding, spec.name, market, "--intrabar-bounds");
+    }
     if (window.n_bars < periods) {
         throw UsageError("--periods " + std::to_string(periods) + " needs at least that many bars; the window has " +
                          std::to_string(window.n_bars));
@@ -453,6 +473,16 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
         }
     }
 
+    if (r.intrabar_bounds) {
+        // Note [Bounds of the order inside a bar]
+        run->order_bounds = replay_order_bounds(job, spec, space, outcome.top, hooks.cancel);
+        if (hooks.cancel != nullptr && hooks.cancel->load()) {
+            run->cancelled = true;
+            run->cancelled_while = "while replaying the kept rows for --intrabar-bounds";
+            return run;
+        }
+    }
+
     RunSummary& summary = run->summary;
     summary.strategy = spec.name;
     summary.spec_origin = spec.origin;
@@ -501,6 +531,7 @@ std::vector<NamedFile> result_files(const std::string& output, const CheckedSwee
     std::vector<NamedFile> files = {{"--output", output + ".csv"}, {"--output", output + ".json"}};
     if (request.request.periods > 0) files.push_back({"--output", output + ".validation.json"});
     if (request.walk_forward_plan) files.push_back({"--output", output + ".walkforward.csv"});
+    if (request.request.intrabar_bounds) files.push_back({"--output", output + ".bounds.csv"});  // last
     return files;
 }
 

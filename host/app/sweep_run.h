@@ -18,6 +18,7 @@
 #include "host/app/thread_count.h"
 #include "host/app/window_choice.h"
 #include "host/engine/cpu_sweep.h"
+#include "host/report/order_bounds_writer.h"
 #include "host/report/ranked_rows.h"
 #include "host/report/results_writer.h"
 #include "host/report/shard_file.h"
@@ -75,6 +76,7 @@ struct SweepRequest {
     double spa_size = 0.05;
     std::string spa_benchmark = "cash";  // or "hold" (Note [Buy-and-hold benchmark])
     std::string shard;         // "" or "i/N" (Note [Shards])
+    bool intrabar_bounds = false;  // Note [Bounds of the order inside a bar]
 };
 
 // Note [Shards]
@@ -172,6 +174,9 @@ struct SweepRun {
     SweepOutcome outcome;
     std::unique_ptr<RowSpool> spool;  // all_rows only, ranked
     std::optional<SweepValidation> validation;
+    // --intrabar-bounds: the kept rows under each order (Note [Bounds of the
+    // order inside a bar]), in rank order.
+    std::vector<OrderBounds> order_bounds;
     PeriodSpans spans;
     double bars_per_year = 0.0;
     std::vector<double> benchmark_marks;  // --spa-benchmark hold (Note [Buy-and-hold benchmark])

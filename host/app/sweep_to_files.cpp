@@ -27,6 +27,10 @@ std::unique_ptr<SweepRun> run_sweep_to_files(CheckedSweepRequest checked, const 
         write_result_files(outputs, run->summary, run->strategy.spec, *run->space, run->ranked(), *run->outcomes,
                            run->validation,
                            run->spans, run->bars_per_year);
+        if (checked.request.intrabar_bounds) {  // the last of result_files
+            write_order_bounds_csv(outputs.stream(files.size() - 1), run->strategy.spec, *run->space,
+                                   run->order_bounds);
+        }
     }
     outputs.commit();
     return run;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "host/app/account_choice.h"
+#include "host/app/intrabar_bounds.h"
 #include "host/app/market_choice.h"
 #include "host/app/replay_run.h"
 #include "host/app/run_header.h"
@@ -83,6 +84,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     std::string equity_file = "btforge-replay-equity.csv";
     std::string round_trips_file;
     std::string walk_forward_file;
+    std::string intrabar_order = "rule";
     std::string results_file;
     po::options_description options;
     po::options_description replay("Replay");
@@ -99,6 +101,10 @@ int run_replay_command(const std::vector<std::string>& args) {
         ("round-trips", po::value(&round_trips_file)->value_name("CSV"),
          "also write one line per round trip: entry, exit, quantity, gross PnL, fees, funding, net PnL, "
          "exit reason, bars held")
+        ("intrabar-order", po::value(&intrabar_order)->default_value(intrabar_order)->value_name("ORDER"),
+         "rule (docs/ACCOUNTING.md §9), or favourable-first / adverse-first: every bar the strategy would walk "
+         "taken as open, its favourable (adverse) extreme, the other, close, the orders of sweep "
+         "--intrabar-bounds (Note [A bar as three legs])")
         ("walk-forward", po::value(&walk_forward_file)->value_name("VALIDATION_JSON"),
          "replay the stitched out-of-sample path of a sweep's walk-forward (its OUTPUT.validation.json): each "
          "step's winner traded during its period; give the sweep's strategy, grid, market, account and window "
@@ -144,6 +150,10 @@ int run_replay_command(const std::vector<std::string>& args) {
         static_cast<int>(by_id) + static_cast<int>(!assignments.empty()) + static_cast<int>(walk_forward) != 1) {
         throw po::error("give exactly one of --combination, --set and --walk-forward");
     }
+    const int bar_legs = bar_legs_of_order(intrabar_order);
+    if (walk_forward && bar_legs != 0) {
+        throw po::error("--intrabar-order replays one combination; --walk-forward stitches several");
+    }
     if (walk_forward && !round_trips_file.empty()) {
         throw po::error("--round-trips needs one combination; --walk-forward stitches several (see --trades)");
     }
@@ -154,7 +164,8 @@ int run_replay_command(const std::vector<std::string>& args) {
     if (!round_trips_file.empty()) output_files.push_back({"--round-trips", round_trips_file});
     OutputTransaction outputs = open_outputs(
         output_files,
-        {{"--data", market_choice.data_file}, {"--funding-file", market_choice.funding_file}, {"--instruments", market_choice.instruments_file},
+        {{"--data", market_choice.data_file}, {"--funding-file", market_choice.funding_file},
+         {"--intrabar", market_choice.intrabar_file}, {"--instruments", market_choice.instruments_file},
          {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}, {"--from-results", results_file}},
         &interrupt_requested());
 
@@ -220,6 +231,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     }
     request.assignments = assignments;
     request.round_trips = !round_trips_file.empty();
+    request.bar_legs = bar_legs;
     // Derived before any file is written, so that a refusal leaves none.
     const std::unique_ptr<ReplayRun> run = run_replay(request);
     const Market& market = run->market->market;
@@ -241,6 +253,11 @@ int run_replay_command(const std::vector<std::string>& args) {
               << format_metrics(metrics) << "backend: cpu reference (1 thread)\n"
               << "fills: " << fills.size() << " -> " << trades_file << "\nequity curve -> " << equity_file << '\n';
     if (!round_trips_file.empty()) std::cout << "round trips: " << round_trips.size() << " -> " << round_trips_file << '\n';
+    if (bar_legs != 0) {
+        // Note [A bar as three legs]
+        std::cout << "order inside a bar: " << (bar_legs > 0 ? "the favourable" : "the adverse")
+                  << " extreme first, on every bar the strategy walks (--intrabar-order " << intrabar_order << ")\n";
+    }
     if (run->market->synthetic) std::cout << kSyntheticMarketNote << "\n";  // Note [Synthetic market said plainly]
     return kExitOk;
 }

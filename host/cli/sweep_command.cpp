@@ -33,6 +33,11 @@ int run_sweep_command(const std::vector<std::string>& args) {
          ("rows to keep and print, 1.." + std::to_string(kMaxTopRows) + " (--all-rows writes every row)").c_str())
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
         ("all-rows", po::bool_switch(&request.all_rows), "write every combination's row, ranked, not only the top")
+        ("intrabar-bounds", po::bool_switch(&request.intrabar_bounds),
+         "replay each kept row with every bar's path taken as open, high, low, close and as open, low, high, "
+         "close (the favourable and the adverse extreme first) and write its metrics under both orders beside "
+         "our rule's to OUTPUT.bounds.csv (Note [Bounds of the order inside a bar]; the default strategy, a "
+         "market without --intrabar, --top at most 1000)")
         ("threads,j", po::value(&request.threads)->default_value(request.threads), "worker threads (0: every CPU this process may run on)");
     po::options_description validation_options("Validation (out-of-sample evidence, docs/VALIDATION.md)");
     validation_options.add_options()
@@ -173,6 +178,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
     if (validation) {
         std::cout << format_validation(*validation, spec, space, run->spans, run->bars_per_year);
     }
+    if (!run->order_bounds.empty()) std::cout << format_order_bounds(run->order_bounds, *checked.metric);
     std::cout << describe_result_files(output, checked, written.size());
     if (!outcome.top.empty()) {
         // Note [Replaying a row from its results]: a complete command.

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 #include "host/data/data_error.h"
+#include "reference/market/bar_legs.h"
 
 namespace btforge {
 
@@ -105,6 +107,15 @@ std::string describe_finer_bars(const FinerBarsUse& use, const std::string& fine
            std::to_string(use.bars) + " bars have their path; " + std::to_string(use.missing) +
            " lack finer bars, " + std::to_string(use.disagreeing) +
            " disagree with theirs (those are settled by their own prices)";
+}
+
+MarketView with_bar_legs(MarketView view, int legs) {
+    if (legs == 0) return view;
+    if (legs != 1 && legs != -1) throw std::logic_error("with_bar_legs: legs must be 1 or -1");
+    if (view.fine_per_bar > 0) throw std::logic_error("with_bar_legs: the market has finer bars of its own");
+    view.fine_per_bar = kBarLegs;
+    view.fine_legs = legs;
+    return view;
 }
 
 }  // namespace btforge

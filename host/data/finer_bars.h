@@ -5,6 +5,7 @@
 #include <string>
 
 #include "host/data/market.h"
+#include "reference/market/market_view.h"
 
 namespace btforge {
 
@@ -40,5 +41,12 @@ FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::s
 // 70080 bars have their path; 0 lack finer bars, 0 disagree with theirs",
 // for the market's description (run header and result JSON).
 std::string describe_finer_bars(const FinerBarsUse& use, const std::string& finer_file);
+
+// `view` with each bar walked as its legs where a strategy walks it (Note
+// [A bar as three legs]): legs +1 the favourable extreme first, -1 the
+// adverse one; 0 returns the view as it is. A view with finer bars of its
+// own keeps them for legs 0 and is refused otherwise (std::logic_error):
+// the bounds are for a market without them.
+MarketView with_bar_legs(MarketView view, int legs);
 
 }  // namespace btforge

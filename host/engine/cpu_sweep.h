@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/data/finer_bars.h"
 #include "host/data/market.h"
 #include "host/data/market_window.h"
 #include "host/engine/metric_columns.h"
@@ -31,9 +32,13 @@ struct SweepJob {
     MarketWindow window;
     AccountConfig account;
     const SeriesCache* series;
+    // Note [A bar as three legs]: +1 or -1 walks each bar as its legs, the
+    // favourable or the adverse extreme first (the replays of
+    // --intrabar-bounds, on the CPU); 0, the market as it is.
+    int bar_legs = 0;
 
     // The window of the market the strategy runs on.
-    MarketView view() const { return window_view(market->view(), window); }
+    MarketView view() const { return with_bar_legs(window_view(market->view(), window), bar_legs); }
     // The series of each indicator use for one combination, starting at the
     // window's first bar like view()'s arrays.
     void resolve_series(std::span<const double> parameter_values, std::span<const double*> out) const;

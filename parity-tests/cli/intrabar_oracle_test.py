@@ -18,8 +18,13 @@ signal exits at an open, the end of data) and the ATR of each entry's
 decision bar (`btforge indicators`, held to TA-Lib elsewhere). Every exit
 fill (bar, reason, price, quantity), the row's magnified_bars and its
 ambiguous_bars must be the simulation's. Then a sweep with minutes that all
-agree leaves no ambiguous bar to the rule in any row. Python 3 standard
-library only.
+agree leaves no ambiguous bar to the rule in any row. The same simulation, each hour
+that needs a path walked as its legs instead (Note [A bar as three legs]:
+open, one extreme, a pause there, the other, a pause, close; a target
+reached after the first leg fills at its level or at the hour's adverse
+extreme), checks `replay --intrabar-order favourable-first` and
+`adverse-first` on the hours alone, and `sweep --intrabar-bounds` writes
+what those replays give. Python 3 standard library only.
 """
 
 import datetime
@@ -48,6 +53,11 @@ COMBINATIONS = [
     dict(BASE, sl_atr=1.5, tp1_atr=0.8, tp1_frac=0.5, tp_atr=3.0, trail_activate_atr=1.0, trail_atr=0.8),
     dict(BASE, sl_atr=0.7, tp1_atr=50, tp1_frac=0.5, tp_atr=1.5, trail_activate_atr=0.5, trail_atr=0.5),
     dict(BASE, sl_atr=1.2, tp1_atr=0.6, tp1_frac=1.0, tp_atr=2.0, trail_activate_atr=100, trail_atr=0),
+]
+# The legs' test adds targets close enough that one leg passes both: TP
+# waits at the pause and fills at its level (Note [A bar as three legs]).
+LEG_COMBINATIONS = COMBINATIONS + [
+    dict(BASE, sl_atr=0.6, tp1_atr=0.25, tp1_frac=0.5, tp_atr=0.5, trail_activate_atr=100, trail_atr=0),
 ]
 
 
@@ -188,8 +198,10 @@ class Bracket:
             return self.qty
         return close if close >= MIN_QTY else 0.0
 
-    def exits(self, o, h, lo, fills):
-        """SPEC §6 step 3 on one bar (or minute): at most one exit. Returns (closed, how) for the ambiguity count."""
+    def exits(self, o, h, lo, fills, target_ref=None):
+        """SPEC §6 step 3 on one bar (or minute, or leg): at most one exit. Returns (closed, how) for the ambiguity
+        count. A target reached fills at its level or at target_ref (the open unless given) where that is better."""
+        ref = o if target_ref is None else target_ref
         gapped = o <= self.stop if self.side > 0 else o >= self.stop
         if gapped:
             fills.append(("stop_gap", o, self.qty))
@@ -199,7 +211,7 @@ class Bracket:
             return True, "stop"
         if not self.tp1_done and self.reached(self.tp1, h, lo):
             self.tp1_done = True
-            price = max(self.tp1, o) if self.side > 0 else min(self.tp1, o)
+            price = max(self.tp1, ref) if self.side > 0 else min(self.tp1, ref)
             close = self.partial_qty()
             if close > 0:
                 fills.append(("partial_target", price, close))
@@ -209,16 +221,16 @@ class Bracket:
             self.stop = self.entry
             return False, "partial"
         if self.reached(self.tp, h, lo):
-            price = max(self.tp, o) if self.side > 0 else min(self.tp, o)
+            price = max(self.tp, ref) if self.side > 0 else min(self.tp, ref)
             fills.append(("target", price, self.qty))
             return True, "target"
         return False, None
 
-    def bar(self, o, h, lo, fills):
+    def bar(self, o, h, lo, fills, target_ref=None):
         """Steps 3 and 4 on a bar of these prices. Returns (closed, ambiguous by readings 1-3)."""
         before = (self.best, self.stop, self.tp1_done)
         lifted_from_old = self.trailed(self.best, self.stop, h, lo)[1]
-        closed, how = self.exits(o, h, lo, fills)
+        closed, how = self.exits(o, h, lo, fills, target_ref)
         if closed:
             if how == "stop":
                 fav = (not before[2] and self.reached(self.tp1, h, lo)) or self.reached(self.tp, h, lo) or \
@@ -234,8 +246,19 @@ class Bracket:
         return False, ambiguous
 
 
-def simulate(hours, paths, atr, log, p):
-    """Every trade's exits from its entry fill. Returns (exit fills keyed by trade, magnified, ambiguous)."""
+def legs_of(side, order, o, h, lo, c):
+    """The hour as a path for a position on `side`: order +1 the favourable extreme first, -1 the adverse one.
+    Five (open, high, low, target reference) legs: to the first extreme, a pause there, to the other, a pause,
+    to the close; after the first, a target fills at its level or at the hour's adverse extreme."""
+    first, second = (h, lo) if order * side > 0 else (lo, h)
+    points = [(o, first), (first, first), (first, second), (second, second), (second, c)]
+    adverse = lo if side > 0 else h
+    return [(a, max(a, b), min(a, b), a if k == 0 else adverse) for k, (a, b) in enumerate(points)]
+
+
+def simulate(hours, paths, atr, log, p, legs=0):
+    """Every trade's exits from its entry fill. Returns (exit fills keyed by trade, magnified, ambiguous).
+    legs +1/-1: an hour that needs a path walks its legs (legs_of) instead of its minutes."""
     by_trade = {}
     for f in log:
         by_trade.setdefault(f["trade"], []).append(f)
@@ -254,12 +277,14 @@ def simulate(hours, paths, atr, log, p):
                 out.append((t, "signal_exit", hours[t][1], pos.qty))
                 break
             _, o, h, lo, c = hours[t]
-            if pos.needs_path(h, lo) and t in paths:
+            if pos.needs_path(h, lo) and (legs != 0 or t in paths):
                 magnified += 1
                 minute_fills = []
                 closed = False
-                for _, mo, mh, ml, _ in paths[t]:
-                    closed, _ = pos.bar(mo, mh, ml, minute_fills)
+                walk = legs_of(pos.side, legs, o, h, lo, c) if legs != 0 else \
+                    [(mo, mh, ml, None) for _, mo, mh, ml, _ in paths[t]]
+                for mo, mh, ml, ref in walk:
+                    closed, _ = pos.bar(mo, mh, ml, minute_fills, ref)
                     if closed:
                         break
                 out += [(t,) + f for f in minute_fills]
@@ -345,6 +370,56 @@ class IntrabarOracle(e2e.CliTestCase):
         self.assertGreater(totals["magnified"], 50, totals)
         self.assertGreater(totals["ambiguous"], 0, totals)
         self.assertGreater(totals["trades"], 200, totals)
+
+    def test_every_exit_of_the_legs_is_the_simulations(self):
+        atr = self.atr(BASE["atr_period"])
+        for order, legs in (("favourable-first", 1), ("adverse-first", -1)):
+            walked = trades = 0
+            for p in LEG_COMBINATIONS:
+                with self.subTest(order=order, p=p):
+                    sets = [a for k, v in p.items() for a in ("--set", "%s=%s" % (k, v))]
+                    trade_file = self.path("t.csv")
+                    run = self.btforge("replay", "--strategy", "default", *sets, "--slippage", "0", "--data",
+                                       self.hours_csv, "--intrabar-order", order, "--no-market-cache", "--trades",
+                                       trade_file, "--equity", self.path("e.csv"))
+                    self.assertIn("order inside a bar: the %s extreme first" % order.split("-")[0], run.stdout)
+                    metrics = dict(e2e.parse_metrics(run.stdout))
+                    _, log, _ = e2e.read_csv(trade_file)
+                    expected, magnified, ambiguous = simulate(self.hours, {}, atr, log, p, legs)
+                    for trade, fills in expected.items():
+                        got = [(int(f["bar"]), f["reason"], float(f["price"]), float(f["qty"]))
+                               for f in log if f["trade"] == trade][1:]
+                        self.assertEqual(got, fills, "trade %s" % trade)
+                    self.assertEqual(int(metrics["magnified_bars"]), magnified)
+                    self.assertEqual(int(metrics["ambiguous_bars"]), 0)
+                    self.assertEqual(ambiguous, 0)
+                    walked += magnified
+                    trades += len(expected)
+            self.assertGreater(walked, 50, order)
+            self.assertGreater(trades, 200, order)
+
+    def test_the_bounds_file_holds_the_replays_of_each_order(self):
+        sets = ["--param", "sl_atr=0.7,1.5", "--param", "tp1_atr=0.6,1.0", "--param", "tp_atr=1.5,3.0"]
+        self.btforge("sweep", "--strategy", "default", *sets, "--top", "3", "--intrabar-bounds", "--data",
+                     self.hours_csv, "--no-market-cache", "-o", self.path("bounded"))
+        _, ranked, _ = e2e.read_csv(self.path("bounded.csv"))
+        _, bounds, _ = e2e.read_csv(self.path("bounded.bounds.csv"))
+        self.assertEqual([(r["rank"], r["order"]) for r in bounds],
+                         [(str(k), o) for k in (1, 2, 3) for o in ("rule", "favourable_first", "adverse_first")])
+        metric_names = [k for k in ranked[0] if k in bounds[0] and k not in ("rank", "combination_id")]
+        self.assertIn("sharpe", metric_names)
+        for row in ranked:
+            mine = [b for b in bounds if b["combination_id"] == row["combination_id"]]
+            self.assertEqual({k: mine[0][k] for k in metric_names}, {k: row[k] for k in metric_names})
+            for b in mine[1:]:
+                run = self.btforge("replay", "--from-results", self.path("bounded.json"), "--combination",
+                                   row["combination_id"], "--intrabar-order", b["order"].replace("_", "-"),
+                                   "--trades", self.path("t.csv"), "--equity", self.path("e.csv"))
+                metrics = dict(e2e.parse_metrics(run.stdout))
+                self.assertEqual(metrics["sharpe"], b["sharpe"], b["order"])
+                self.assertEqual(metrics["magnified_bars"], b["magnified_bars"], b["order"])
+        self.assertTrue(any(b["sharpe"] != bounds[0]["sharpe"] for b in bounds[1:3]),
+                        "the orders moved nothing in the best row")
 
     def test_minutes_that_all_agree_leave_no_ambiguous_bar_to_the_rule(self):
         grid = self.write_json("grid.json", {"strategy": "default", "parameters": dict(

@@ -39,6 +39,9 @@ class SweepResult:
     header: str
     text: str
     market: Optional[Market]
+    # intrabar_bounds=True: OUTPUT.bounds.csv's rows (rank, order, combination_id,
+    # parameters, metrics), three per kept row (Note [Bounds of the order inside a bar]).
+    bounds: Optional[pd.DataFrame] = None
     _options: Dict[str, Any] = field(repr=False, default_factory=dict)
     # btforge.sweep from call to return, and the engine's run_sweep within it
     # (loading, sweep, validation, ranking): their difference is what the
@@ -136,6 +139,7 @@ def sweep(
     min_trades: Optional[int] = None,
     top: int = 20,
     all_rows: bool = False,
+    intrabar_bounds: bool = False,
     threads: int = 0,
     periods: Optional[int] = None,
     pbo: bool = False,
@@ -188,6 +192,10 @@ def sweep(
         of 8; ``returns`` default 256); ``result.validation["spa"]`` has the
         p-values and StepM's set. ``spa_seed`` also seeds the clusters'
         sample.
+    intrabar_bounds: replay each kept row with every bar the strategy walks
+        taken as open, favourable extreme, adverse extreme, close and the
+        other way round (``--intrabar-bounds``); ``result.bounds`` has its
+        metrics under our rule and both orders.
     start, end: the window ``start <= time < end`` (``--from``/``--to``).
     initial_equity, maker_fee, taker_fee, slippage, margin_mode: the account.
     progress: show progress in a notebook or on a terminal.
@@ -208,6 +216,8 @@ def sweep(
         "pbo": bool(pbo), "pbo_backend": pbo_backend, "device": int(device), "kernel_variant": kernel_variant,
         "jit": bool(jit),
     })
+    if intrabar_bounds:
+        options["intrabar_bounds"] = True
     if min_trades is not None:
         options["min_trades"] = int(min_trades)
     if periods is not None:
@@ -270,6 +280,7 @@ def _result(raw: Dict[str, Any], market: Market, options: Dict[str, Any]) -> Swe
     if validation is not None and "validation_text" in raw:
         validation.setdefault("text", raw["validation_text"])
     walk_forward = read_csv(raw["walk_forward_csv"], text=True) if "walk_forward_csv" in raw else None
+    bounds = read_csv(raw["bounds_csv"], text=True) if "bounds_csv" in raw else None
     return SweepResult(table=table, summary=summary, validation=validation, walk_forward=walk_forward,
-                       header=raw["header"], text=raw["table"], market=market, _options=options)
+                       header=raw["header"], text=raw["table"], market=market, _options=options, bounds=bounds)
 

@@ -46,6 +46,7 @@ public:
         request.top_n = read.integer("top", request.top_n);
         request.threads = static_cast<int>(read.integer("threads", request.threads));
         request.all_rows = read.flag("all_rows", false);
+        request.intrabar_bounds = read.flag("intrabar_bounds", false);  // Note [Bounds of the order inside a bar]
         request.periods = static_cast<int>(read.integer("periods", request.periods));
         request.pbo = read.flag("pbo", false);
         request.pbo_backend = read.text("pbo_backend", request.pbo_backend);
@@ -253,6 +254,11 @@ nb::dict SweepTask::result() {
                                    run.bars_per_year);
             out["walk_forward_csv"] = walk_forward.str();
         }
+    }
+    if (checked_.request.intrabar_bounds) {
+        std::ostringstream bounds;
+        write_order_bounds_csv(bounds, spec, space, run.order_bounds);
+        out["bounds_csv"] = bounds.str();
     }
     out["thread_shortfall"] = run.outcome.thread_shortfall;
     out["run_seconds"] = run_seconds_;

@@ -46,6 +46,18 @@ def test_table_equals_the_cli_csv(run_cli, tmp_path, rank_by):
     assert result.summary == summary
 
 
+def test_intrabar_bounds_equal_the_cli(run_cli, tmp_path):
+    # Note [Bounds of the order inside a bar]: the same file, read back the same way.
+    market = btforge.Market.synthetic(bars=BARS)
+    result = btforge.sweep(market, params=PARAMS, top=5, intrabar_bounds=True, threads=2, backend="cpu",
+                           progress=False)
+    run_cli("sweep", *SYNTH, *cli_params(), "--top", "5", "--intrabar-bounds", "--threads", "2", "--backend", "cpu",
+            "-o", "r")
+    pd.testing.assert_frame_equal(result.bounds, read_csv(tmp_path / "r.bounds.csv"), check_exact=True)
+    assert list(result.bounds["order"][:3]) == ["rule", "favourable_first", "adverse_first"]
+    assert btforge.sweep(market, params=PARAMS, top=5, threads=2, backend="cpu", progress=False).bounds is None
+
+
 def test_every_row_and_validation_equal_the_cli(run_cli, tmp_path):
     market = btforge.Market.synthetic(bars=BARS)
     result = btforge.sweep(market, params=PARAMS, all_rows=True, walk_forward="rolling:4", pbo=True, cpcv="2:1",

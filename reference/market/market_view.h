@@ -50,7 +50,10 @@ namespace btforge {
 // A strategy walks the finer bars only on a bar whose outcome the order of
 // its high and low could decide (Note [Ambiguous bars]), so every other bar
 // is unchanged. fine_per_bar 0 (the value of a view built field by field):
-// no finer bars, and the pointers are not read.
+// no finer bars, and the pointers are not read. fine_legs nonzero: the
+// finer bars are not data but the bar's own three legs (Note [A bar as
+// three legs], reference/market/bar_legs.h), fine_per_bar is 3, and neither
+// fine_path nor the finer prices are read.
 struct BT_KERNEL MarketView {
     int n_symbols;
     int n_bars;      // bars of the view
@@ -73,6 +76,7 @@ struct BT_KERNEL MarketView {
     const double* min_qty;
     const double* price_tick;
     int fine_per_bar;                // finer bars per bar; 0: none (Note [Finer bars])
+    int fine_legs;                   // 0: finer bars of the data; +1/-1: the bar's legs (Note [A bar as three legs])
     const std::uint8_t* fine_path;   // [n_symbols * bar_stride]: 1 where the bar's finer bars can decide it
     const double* fine_open;         // [n_symbols * bar_stride * fine_per_bar]
     const double* fine_high;

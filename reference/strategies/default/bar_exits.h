@@ -111,13 +111,16 @@ BT_KERNEL inline int bracket_bar_needs_path(const BracketPosition& pos, const De
 // `count_ambiguous` (not on a finer bar), counts the bar when such an exit
 // was ambiguous (Note [Ambiguous bars], readings 1 and 3, and 2 for the
 // break-even stop without trailing; the caller reads 2 after the trailing
-// stop). The symbol's order rules are
+// stop). Targets fill at `target_open` where the bar opens beyond them: the
+// open, except on a leg after the first (Note [A bar as three legs]). The
+// symbol's order rules are
 // passed by address and read only for TP1 and on those rare bars (as in
 // update_trailing_stop).
 BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, const SymbolSet& may_hold,
                                      MetricsAccumulator& metrics, FillLog* log, const AccountConfig& config,
-                                     const DefaultParams& p, int bar, int symbol, double open_price, double high,
-                                     double low, const double* qty_step, const double* min_qty,
+                                     const DefaultParams& p, int bar, int symbol, double open_price,
+                                     double target_open, double high, double low, const double* qty_step,
+                                     const double* min_qty,
                                      const double* price_tick, int count_ambiguous) {
     BracketPosition& pos = state.position;
     FillContext where = fill_context(bar, symbol, pos.trade_index);
@@ -131,14 +134,14 @@ BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, c
     if (closed == 0) {
         if (pos.tp1_done == 0 && target_reached(side, pos.tp1, high, low) != 0) {
             pos.tp1_done = 1;
-            closed = take_partial_target(pf, metrics, log, config, where, pos.tp1, p.tp1_frac, open_price, qty_step,
+            closed = take_partial_target(pf, metrics, log, config, where, pos.tp1, p.tp1_frac, target_open, qty_step,
                                          min_qty, pos.stop);
             // Reading 2 for the break-even stop; with trailing on, step 4 reads it after the trailing stop's move.
             if (count_ambiguous != 0 && closed == 0 && p.trail_atr <= 0.0 && stop_touched(side, pos.stop, high, low) != 0) {
                 metrics_on_ambiguous_bar(metrics);
             }
         } else {
-            closed = exit_at_target(pf, metrics, log, config, where, pos.tp, open_price, high, low);
+            closed = exit_at_target(pf, metrics, log, config, where, pos.tp, target_open, high, low);
         }
     }
     // One test for every exit, so the counting's code is inlined once (two copies measured slower).

@@ -8,6 +8,7 @@
 #include "reference/exits/cooldown.h"
 #include "reference/exits/trailing_stop.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/bar_legs.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -153,18 +154,20 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                 settle_funding(pf.account, holding, log, where, m, i);
                 // 3-4. Exits inside the bar, then trailing: on the bar's own prices, or on each of its `finer`
                 // finer bars where it has them and needs them (Note [Walking the finer bars of a bracket]).
-                int finer = m.fine_per_bar > 0 && m.fine_path[i] != 0 &&
+                int finer = m.fine_per_bar > 0 && (m.fine_legs != 0 || m.fine_path[i] != 0) &&
                                     bracket_bar_needs_path(pos, p, pf, busy, t, s, m.high[i], m.low[i], m.price_tick + s) != 0
                                 ? m.fine_per_bar
                                 : 0;
                 if (finer > 0) metrics_on_magnified_bar(metrics);
                 int closed = 0;
                 for (int k = 0; k < (finer > 0 ? finer : 1) && closed == 0; ++k) {
-                    double open_k = finer > 0 ? m.fine_open[finer_bar_index(m, i, k)] : m.open[i];
-                    double high_k = finer > 0 ? m.fine_high[finer_bar_index(m, i, k)] : m.high[i];
-                    double low_k = finer > 0 ? m.fine_low[finer_bar_index(m, i, k)] : m.low[i];
+                    FinerBarPrices bar_k = {m.open[i], m.high[i], m.low[i], m.open[i]};
+                    if (finer > 0) bar_k = finer_bar_prices(m, i, k, holding.side);
+                    double high_k = bar_k.high;
+                    double low_k = bar_k.low;
                     // 3. Exits inside the (finer) bar; the ambiguous ones counted only on the bar's own prices.
-                    closed = apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, open_k, high_k, low_k,
+                    closed = apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, bar_k.open,
+                                             bar_k.target_open, high_k, low_k,
                                              m.qty_step + s, m.min_qty + s, m.price_tick + s, finer == 0);
                     // 4. Trailing; the activation distance is a cold field: read only where trailing is on
                     // (Note [Cold fields]).

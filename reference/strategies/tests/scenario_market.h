@@ -9,6 +9,7 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/margin/default_margin_schedule.h"
 #include "reference/margin/margin_schedule.h"
+#include "reference/market/bar_legs.h"
 #include "reference/market/market_view.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
@@ -32,6 +33,8 @@ struct ScenarioMarket {
     int fine_per_bar = 0;
     std::vector<std::uint8_t> fine_path;
     std::vector<double> fine_open, fine_high, fine_low;
+    // Note [A bar as three legs]: +1 or -1 walks every bar's legs instead (no path is then given).
+    int fine_legs = 0;
 
     ScenarioMarket(int symbols, int bars, double price = 100.0)
         : n_symbols(symbols), n_bars(bars), ts(static_cast<std::size_t>(bars)),
@@ -97,7 +100,8 @@ struct ScenarioMarket {
         v.qty_step = qty_steps.data();
         v.min_qty = min_qtys.data();
         v.price_tick = price_ticks.data();
-        v.fine_per_bar = fine_per_bar;
+        v.fine_per_bar = fine_legs != 0 ? kBarLegs : fine_per_bar;
+        v.fine_legs = fine_legs;
         v.fine_path = fine_path.data();
         v.fine_open = fine_open.data();
         v.fine_high = fine_high.data();

@@ -1,0 +1,58 @@
+#include "host/app/intrabar_bounds.h"
+
+#include <vector>
+
+#include "host/app/usage_error.h"
+#include "host/engine/series_cache.h"
+
+namespace btforge {
+
+void check_bar_legs_apply(const StrategyBinding& binding, const std::string& strategy, const Market& market,
+                          const std::string& option) {
+    if (!binding.reads_finer_bars) {
+        throw UsageError(option + ": strategy '" + strategy + "' settles no bar on a path inside it (Note [Walking "
+                         "the finer bars of a bracket]), so the order inside its bars cannot be bounded so; the "
+                         "default strategy's can");
+    }
+    if (market.finer.per_bar > 0) {
+        throw UsageError(option + " takes the order inside bars without a path; this market has finer bars "
+                         "(--intrabar), which settle it: give one or the other");
+    }
+}
+
+int bar_legs_of_order(const std::string& order) {
+    if (order == "rule") return 0;
+    if (order == "favourable-first") return 1;
+    if (order == "adverse-first") return -1;
+    throw UsageError("--intrabar-order must be rule, favourable-first or adverse-first, got '" + order + "'");
+}
+
+std::vector<OrderBounds> replay_order_bounds(const SweepJob& job, const StrategySpec& spec,
+                                             const CombinationSpace& space, std::span<const ResultRow> rows,
+                                             const std::atomic<bool>* cancel) {
+    std::vector<OrderBounds> bounds;
+    bounds.reserve(rows.size());
+    std::vector<double> values(spec.parameters.size());
+    for (const ResultRow& row : rows) {
+        if (cancel != nullptr && cancel->load()) break;
+        space.decode(row.combination_id, values);
+        // The row's own series, as --rank-by dsr's replays build them.
+        std::vector<std::vector<double>> single;
+        for (double v : values) single.push_back({v});
+        const SeriesCache own = SeriesCache::build(spec, *job.market, single, 1);
+        SweepJob replay = job;
+        replay.series = &own;
+        replay.account.n_periods = 0;
+        OrderBounds b;
+        b.combination_id = row.combination_id;
+        b.rule = row.metrics;
+        replay.bar_legs = 1;
+        b.favourable_first = run_combination(replay, values, nullptr, nullptr);
+        replay.bar_legs = -1;
+        b.adverse_first = run_combination(replay, values, nullptr, nullptr);
+        bounds.push_back(b);
+    }
+    return bounds;
+}
+
+}  // namespace btforge

@@ -1,0 +1,77 @@
+#include "host/report/order_bounds_writer.h"
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "host/engine/metric_columns.h"
+#include "host/report/results_writer.h"
+#include "host/io/number_format.h"
+#include "host/spec/assignments.h"
+
+namespace btforge {
+
+void write_order_bounds_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
+                            std::span<const OrderBounds> bounds) {
+    out << "rank,order,combination_id";
+    for (const ParameterSpec& p : spec.parameters) out << ',' << p.name;
+    for (const MetricColumn& m : metric_columns()) out << ',' << m.name;
+    out << '\n';
+    std::vector<double> values(spec.parameters.size());
+    for (std::size_t r = 0; r < bounds.size() && out; ++r) {
+        const OrderBounds& row = bounds[r];
+        space.decode(row.combination_id, values);
+        const struct {
+            const char* order;
+            const Metrics* metrics;
+        } orders[] = {{"rule", &row.rule},
+                      {"favourable_first", &row.favourable_first},
+                      {"adverse_first", &row.adverse_first}};
+        for (const auto& o : orders) {
+            out << r + 1 << ',' << o.order << ',' << row.combination_id;
+            for (std::size_t p = 0; p < values.size(); ++p) {
+                out << ',' << format_parameter_value(spec.parameters[p], values[p]);
+            }
+            for (const MetricColumn& m : metric_columns()) out << ',' << format_metric_value(m, *o.metrics);
+            out << '\n';
+        }
+    }
+}
+
+namespace {
+
+// As the ranked table shows a metric (Note [The ranked table]).
+std::string shown(const MetricColumn& metric, const Metrics& metrics) {
+    const double value = metric.read(metrics);
+    return metric.integral ? std::to_string(static_cast<long long>(value)) : format_significant(value);
+}
+
+}  // namespace
+
+std::string format_order_bounds(std::span<const OrderBounds> bounds, const MetricColumn& metric) {
+    if (bounds.empty()) return "";
+    const OrderBounds& best = bounds.front();
+    std::ostringstream out;
+    out << "\norder inside a bar (--intrabar-bounds, " << bounds.size() << " kept rows replayed): " << metric.name
+        << " of the best row " << shown(metric, best.rule) << " by our rule, "
+        << shown(metric, best.adverse_first) << " with the adverse extreme first, "
+        << shown(metric, best.favourable_first) << " with the favourable one first; our rule decided "
+        << best.rule.ambiguous_bars << " of its bars\n";
+    std::size_t widest = 0;
+    double widest_spread = -1.0;
+    for (std::size_t r = 0; r < bounds.size(); ++r) {
+        const double spread = std::fabs(metric.read(bounds[r].favourable_first) - metric.read(bounds[r].adverse_first));
+        if (std::isfinite(spread) && spread > widest_spread) {
+            widest_spread = spread;
+            widest = r;
+        }
+    }
+    if (widest_spread >= 0.0) {
+        out << "the widest spread: rank " << widest + 1 << ", " << metric.name << " "
+            << shown(metric, bounds[widest].adverse_first) << " (adverse first) to "
+            << shown(metric, bounds[widest].favourable_first) << " (favourable first)\n";
+    }
+    return out.str();
+}
+
+}  // namespace btforge

@@ -117,5 +117,15 @@ BTFORGE_DEVICE inline MarketView without_finer_bars(const MarketView& launch_mar
     return market;
 }
 
+// The _finer kernels walk the finer bars of the data only: the legs of a
+// bar (Note [A bar as three legs]) run on the CPU reference, whose replays
+// are the only runs that ask for them (the host never launches a view with
+// them), so fine_legs is the constant 0 here and the legs' code is dropped.
+BTFORGE_DEVICE inline MarketView with_finer_bars_of_data(const MarketView& launch_market) {
+    MarketView market = shaped_market(launch_market);
+    market.fine_legs = 0;
+    return market;
+}
+
 }  // inline namespace symbols<capacity>
 }  // namespace btforge::device

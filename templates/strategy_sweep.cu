@@ -83,7 +83,7 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_finer)(const btforge::device::Swe
     btforge::device::{{params_struct}} p;
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
-    btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
+    btforge::device::{{entry}}(btforge::device::with_finer_bars_of_data(launch.market), s, p, launch.account,
                                launch.rows[ordinal], nullptr, nullptr, nullptr);
 }
 
@@ -94,7 +94,7 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods_finer)(const btforge::dev
     btforge::device::{{params_struct}} p;
     btforge::device::{{series_struct}} s;
     btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
-    btforge::device::{{entry}}(btforge::device::shaped_market(launch.market), s, p, launch.account,
+    btforge::device::{{entry}}(btforge::device::with_finer_bars_of_data(launch.market), s, p, launch.account,
                                launch.rows[ordinal], nullptr,
                                launch.marks != nullptr ? launch.marks + ordinal * launch.account.equity_marks : nullptr,
                                launch.periods + ordinal * launch.account.n_periods);

@@ -34,9 +34,9 @@ int run_sweep_command(const std::vector<std::string>& args) {
         ("output,o", po::value(&output)->default_value(output), "results go to OUTPUT.csv and OUTPUT.json")
         ("all-rows", po::bool_switch(&request.all_rows), "write every combination's row, ranked, not only the top")
         ("intrabar-bounds", po::bool_switch(&request.intrabar_bounds),
-         "replay each kept row with every bar's path taken as open, high, low, close and as open, low, high, "
-         "close (the favourable and the adverse extreme first) and write its metrics under both orders beside "
-         "our rule's to OUTPUT.bounds.csv (Note [Bounds of the order inside a bar]; the default strategy, a "
+         "replay each kept row with every bar the strategy walks taken as its favourable extreme first and as "
+         "its adverse extreme first (a long: open, high, low, close and open, low, high, close) and write its "
+         "metrics under both orders beside our rule's to OUTPUT.bounds.csv (Note [Bounds of the order inside a bar]; the default strategy, a "
          "market without --intrabar, --top at most 1000)")
         ("threads,j", po::value(&request.threads)->default_value(request.threads), "worker threads (0: every CPU this process may run on)");
     po::options_description validation_options("Validation (out-of-sample evidence, docs/VALIDATION.md)");

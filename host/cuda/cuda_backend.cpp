@@ -534,6 +534,9 @@ SweepOutcome run_cuda_sweep(const CudaDriver& driver, const SweepJob& job, const
     if (job.space == nullptr || job.spec == nullptr || options.rank_metric == nullptr) {
         throw std::invalid_argument("a CUDA sweep needs a combination space, a spec and a rank metric");
     }
+    if (job.bar_legs != 0) {  // Note [A bar as three legs]: the kernels fold them away
+        throw std::invalid_argument("a CUDA sweep runs the market's own bars; the legs of a bar run on the CPU");
+    }
     const DriverApi& api = driver.api();
     CudaSweepStats stats;
 

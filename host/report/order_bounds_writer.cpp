@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "host/engine/metric_columns.h"
-#include "host/report/results_writer.h"
 #include "host/io/number_format.h"
+#include "host/report/results_writer.h"
 #include "host/spec/assignments.h"
 
 namespace btforge {

@@ -29,6 +29,9 @@ namespace btforge {
 //     stop keeps the leg's open.
 // A leg is computed from the bar and the side, so no array holds it, every
 // bar has its path (fine_path is not read), and fine_per_bar is kBarLegs.
+// Only the CPU reference walks legs (the replays of the bounds): the GPU
+// kernels see fine_legs as the constant 0 and carry no leg code (Note
+// [Kernels for finer bars]), and the GPU engines refuse a job with legs.
 
 // Legs per bar: the host sets fine_per_bar to it with fine_legs.
 inline constexpr int kBarLegs = 5;

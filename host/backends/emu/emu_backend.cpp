@@ -27,6 +27,9 @@ constexpr std::uint64_t kChunk = 4 * kBlockSize;
 bool emu_supports(const std::string& strategy) { return emu::find_emu_kernel(strategy) != nullptr; }
 
 SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std::string_view kernel_variant) {
+    if (job.bar_legs != 0) {  // Note [A bar as three legs]: the kernels fold them away
+        throw std::invalid_argument("an emu sweep runs the market's own bars; the legs of a bar run on the CPU");
+    }
     // Note [Kernel variants]
     const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), kernel_variant);
     emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, keeps_period_outputs(job.account),

@@ -62,6 +62,8 @@ BT_KERNEL inline int bracket_exit_was_ambiguous(const BracketPosition& pos, cons
 // A walked bar counts no ambiguous bar: the path decided it; where a bar
 // has no finer bars (fine_path 0) it is settled and counted as without
 // any, so a row's ambiguous_bars are those our order rule still decided.
+// The legs of a bar (Note [A bar as three legs]) are walked the same way,
+// on the same bars.
 
 // The tighter of two stops of a position on `side`: the one the price
 // reaches first on its way against the position.

@@ -4,6 +4,7 @@
 
 #include "host/app/usage_error.h"
 #include "host/engine/series_cache.h"
+#include "host/engine/worker_threads.h"
 
 namespace btforge {
 
@@ -29,12 +30,13 @@ int bar_legs_of_order(const std::string& order) {
 
 std::vector<OrderBounds> replay_order_bounds(const SweepJob& job, const StrategySpec& spec,
                                              const CombinationSpace& space, std::span<const ResultRow> rows,
-                                             const std::atomic<bool>* cancel) {
-    std::vector<OrderBounds> bounds;
-    bounds.reserve(rows.size());
-    std::vector<double> values(spec.parameters.size());
-    for (const ResultRow& row : rows) {
-        if (cancel != nullptr && cancel->load()) break;
+                                             int threads, const std::atomic<bool>* cancel) {
+    std::vector<OrderBounds> bounds(rows.size());
+    // One row per tile: each writes its own entry, so the result is that of any thread count.
+    run_tiles(threads, rows.size(), 1, [&](std::uint64_t r, std::uint64_t, std::uint64_t) {
+        if (cancel != nullptr && cancel->load()) return;
+        const ResultRow& row = rows[r];
+        std::vector<double> values(spec.parameters.size());
         space.decode(row.combination_id, values);
         // The row's own series, as --rank-by dsr's replays build them.
         std::vector<std::vector<double>> single;
@@ -43,15 +45,14 @@ std::vector<OrderBounds> replay_order_bounds(const SweepJob& job, const Strategy
         SweepJob replay = job;
         replay.series = &own;
         replay.account.n_periods = 0;
-        OrderBounds b;
+        OrderBounds& b = bounds[r];
         b.combination_id = row.combination_id;
         b.rule = row.metrics;
         replay.bar_legs = 1;
         b.favourable_first = run_combination(replay, values, nullptr, nullptr);
         replay.bar_legs = -1;
         b.adverse_first = run_combination(replay, values, nullptr, nullptr);
-        bounds.push_back(b);
-    }
+    });
     return bounds;
 }
 

@@ -19,10 +19,11 @@ namespace btforge {
 // `btforge sweep --intrabar-bounds` shows how much the order inside a bar
 // moves a row's metrics when the market has no finer bars. After the
 // sweep, each kept row (--top, at most kMaxBoundedRows) is replayed on the
-// CPU reference twice, every bar its strategy would walk taken as its legs
-// (Note [A bar as three legs]): the favourable extreme first (the
-// optimistic order) and the adverse one first (the pessimistic order). The
-// row's own metrics are those of our rule (docs/ACCOUNTING.md §9), which
+// CPU reference twice (a row per task on the sweep's threads), every bar its
+// strategy would walk taken as its legs (Note [A bar as three legs]): the
+// favourable extreme first (the optimistic order) and the adverse one
+// first (the pessimistic order); named by the path, not by the outcome,
+// which is not always better on the favourable one. The row's own metrics are those of our rule (docs/ACCOUNTING.md §9), which
 // is neither: it takes the stop before the targets like the pessimistic
 // order, and a moved stop acts from the next bar, unlike either. The three
 // go to OUTPUT.bounds.csv, a line per row and order. Only a strategy that
@@ -43,10 +44,11 @@ void check_bar_legs_apply(const StrategyBinding& binding, const std::string& str
 int bar_legs_of_order(const std::string& order);
 
 // Replays `rows` (the sweep's kept rows, in rank order) with each order of
-// the legs; `job` is the sweep's (its market without finer bars). Stops
-// early, returning what it has, when `cancel` is set.
+// the legs, a row per task on `threads` threads (the same result for any
+// count); `job` is the sweep's (its market without finer bars). When
+// `cancel` is set it stops early and the result is not to be used.
 std::vector<OrderBounds> replay_order_bounds(const SweepJob& job, const StrategySpec& spec,
                                              const CombinationSpace& space, std::span<const ResultRow> rows,
-                                             const std::atomic<bool>* cancel);
+                                             int threads, const std::atomic<bool>* cancel);
 
 }  // namespace btforge

@@ -475,7 +475,7 @@ std::unique_ptr<SweepRun> run_sweep(const CheckedSweepRequest& checked, const Sw
 
     if (r.intrabar_bounds) {
         // Note [Bounds of the order inside a bar]
-        run->order_bounds = replay_order_bounds(job, spec, space, outcome.top, hooks.cancel);
+        run->order_bounds = replay_order_bounds(job, spec, space, outcome.top, threads, hooks.cancel);
         if (hooks.cancel != nullptr && hooks.cancel->load()) {
             run->cancelled = true;
             run->cancelled_while = "while replaying the kept rows for --intrabar-bounds";

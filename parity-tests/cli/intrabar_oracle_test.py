@@ -400,8 +400,14 @@ class IntrabarOracle(e2e.CliTestCase):
 
     def test_the_bounds_file_holds_the_replays_of_each_order(self):
         sets = ["--param", "sl_atr=0.7,1.5", "--param", "tp1_atr=0.6,1.0", "--param", "tp_atr=1.5,3.0"]
-        self.btforge("sweep", "--strategy", "default", *sets, "--top", "3", "--intrabar-bounds", "--data",
-                     self.hours_csv, "--no-market-cache", "-o", self.path("bounded"))
+        for threads in ("1", "2"):
+            self.btforge("sweep", "--strategy", "default", *sets, "--top", "3", "--intrabar-bounds", "--threads",
+                         threads, "--data", self.hours_csv, "--no-market-cache", "-o", self.path("bounded" + threads))
+        with open(self.path("bounded1.bounds.csv")) as one, open(self.path("bounded2.bounds.csv")) as two:
+            self.assertEqual(one.read(), two.read(), "the replays depend on the thread count")
+        os.rename(self.path("bounded2.csv"), self.path("bounded.csv"))
+        os.rename(self.path("bounded2.json"), self.path("bounded.json"))
+        os.rename(self.path("bounded2.bounds.csv"), self.path("bounded.bounds.csv"))
         _, ranked, _ = e2e.read_csv(self.path("bounded.csv"))
         _, bounds, _ = e2e.read_csv(self.path("bounded.bounds.csv"))
         self.assertEqual([(r["rank"], r["order"]) for r in bounds],
@@ -420,6 +426,9 @@ class IntrabarOracle(e2e.CliTestCase):
                 self.assertEqual(metrics["magnified_bars"], b["magnified_bars"], b["order"])
         self.assertTrue(any(b["sharpe"] != bounds[0]["sharpe"] for b in bounds[1:3]),
                         "the orders moved nothing in the best row")
+        refused = self.btforge("sweep", "--strategy", "sma_cross", "--intrabar-bounds", "--data", self.hours_csv,
+                               "--no-market-cache", "-o", self.path("refused"), expect=2)
+        self.assertIn("--intrabar-bounds: strategy 'sma_cross' settles no bar on a path inside it", refused.stderr)
 
     def test_minutes_that_all_agree_leave_no_ambiguous_bar_to_the_rule(self):
         grid = self.write_json("grid.json", {"strategy": "default", "parameters": dict(

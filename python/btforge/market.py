@@ -126,6 +126,7 @@ class Market:
         funding_file: Optional[PathLike] = None,
         funding_rate: float = 0.0001,
         funding_interval_hours: float = 8.0,
+        intrabar: Optional[PathLike] = None,
     ) -> "Market":
         """A DataFrame of candles, checked by the rules of the CSV loader.
 
@@ -141,12 +142,14 @@ class Market:
         The frame goes through the engine's long-CSV loader (Note [Long CSV
         contract]), so every rule and message is the command line's; an
         error is a :class:`btforge.errors.DataError` whose ``row`` and
-        ``index`` locate it in the frame.
+        ``index`` locate it in the frame. ``intrabar``: a CSV of finer bars of
+        the same symbols, as for :meth:`from_csv`.
         """
         long = _long_frame(frame, symbol)
         labels = frame.index
         text, unit = _csv_text(long, timestamp_unit)
-        options = _market_options(instruments, symbols, unit, funding_file, funding_rate, funding_interval_hours)
+        options = _market_options(instruments, symbols, unit, funding_file, funding_rate, funding_interval_hours,
+                                  intrabar)
         options["data"] = _DATAFRAME
         options["data_text"] = text
         try:

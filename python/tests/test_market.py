@@ -143,3 +143,8 @@ def test_finer_bars_settle_the_bars_they_can(run_cli, tmp_path):
     assert (plain["magnified_bars"] == 0).all()
     assert walked["magnified_bars"].sum() > 0
     assert walked["ambiguous_bars"].sum() < plain["ambiguous_bars"].sum()
+    # A DataFrame of the hours takes the same minutes file and walks the same bars.
+    framed = btforge.Market.from_pandas(hours.to_pandas(), intrabar=tmp_path / "minutes.csv")
+    assert "60 finer bars per bar (1-minute bars in 1-hour bars)" in framed.description
+    from_frame = btforge.sweep(framed, params=params, all_rows=True, threads=2, backend="cpu", progress=False).table
+    pd.testing.assert_frame_equal(from_frame, walked, check_exact=True)

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "host/engine/metric_columns.h"
-#include "host/io/number_format.h"
 #include "host/report/results_writer.h"
 #include "host/spec/assignments.h"
 
@@ -38,24 +37,14 @@ void write_order_bounds_csv(std::ostream& out, const StrategySpec& spec, const C
     }
 }
 
-namespace {
-
-// As the ranked table shows a metric (Note [The ranked table]).
-std::string shown(const MetricColumn& metric, const Metrics& metrics) {
-    const double value = metric.read(metrics);
-    return metric.integral ? std::to_string(static_cast<long long>(value)) : format_significant(value);
-}
-
-}  // namespace
-
 std::string format_order_bounds(std::span<const OrderBounds> bounds, const MetricColumn& metric) {
     if (bounds.empty()) return "";
     const OrderBounds& best = bounds.front();
     std::ostringstream out;
     out << "\norder inside a bar (--intrabar-bounds, " << bounds.size() << " kept rows replayed): " << metric.name
-        << " of the best row " << shown(metric, best.rule) << " by our rule, "
-        << shown(metric, best.adverse_first) << " with the adverse extreme first, "
-        << shown(metric, best.favourable_first) << " with the favourable one first; our rule decided "
+        << " of the best row " << format_metric_shown(metric, best.rule) << " by our rule, "
+        << format_metric_shown(metric, best.adverse_first) << " with the adverse extreme first, "
+        << format_metric_shown(metric, best.favourable_first) << " with the favourable one first; our rule decided "
         << best.rule.ambiguous_bars << " of its bars\n";
     std::size_t widest = 0;
     double widest_spread = -1.0;
@@ -68,8 +57,8 @@ std::string format_order_bounds(std::span<const OrderBounds> bounds, const Metri
     }
     if (widest_spread >= 0.0) {
         out << "the widest spread: rank " << widest + 1 << ", " << metric.name << " "
-            << shown(metric, bounds[widest].adverse_first) << " (adverse first) to "
-            << shown(metric, bounds[widest].favourable_first) << " (favourable first)\n";
+            << format_metric_shown(metric, bounds[widest].adverse_first) << " (adverse first) to "
+            << format_metric_shown(metric, bounds[widest].favourable_first) << " (favourable first)\n";
     }
     return out.str();
 }

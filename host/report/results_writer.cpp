@@ -127,6 +127,11 @@ nlohmann::ordered_json account_json(const AccountSpec& account) {
     return out;
 }
 
+std::string format_metric_shown(const MetricColumn& column, const Metrics& metrics) {
+    const double value = column.read(metrics);
+    return column.integral ? std::to_string(static_cast<long long>(value)) : format_significant(value);
+}
+
 std::string format_metric_value(const MetricColumn& column, const Metrics& metrics) {
     double value = column.read(metrics);
     if (column.integral) return std::to_string(static_cast<long long>(value));
@@ -272,10 +277,7 @@ std::string format_ranked_table(const StrategySpec& spec, const CombinationSpace
                                ? "-"
                                : format_value_set(parameter, *digit_of[p], sets != nullptr ? (*sets)[p] : own));
         }
-        for (const MetricColumn* m : shown) {
-            const double value = m->read(row.metrics);
-            line.push_back(m->integral ? std::to_string(static_cast<long long>(value)) : format_significant(value));
-        }
+        for (const MetricColumn* m : shown) line.push_back(format_metric_shown(*m, row.metrics));
         if (any_invalid) line.push_back(metrics_are_finite(row.metrics) ? "yes" : "NO");
         if (any_few_trades) line.push_back(has_enough_trades(row.metrics, order.min_trades) ? "yes" : "NO");
         cells.push_back(line);

@@ -96,4 +96,8 @@ std::string format_metrics(const Metrics& metrics);
 
 std::string format_metric_value(const MetricColumn& column, const Metrics& metrics);
 
+// A metric as the ranked table shows it (Note [The ranked table]): counts
+// whole, the others at 6 significant digits.
+std::string format_metric_shown(const MetricColumn& column, const Metrics& metrics);
+
 }  // namespace btforge

@@ -1,5 +1,6 @@
 #include "host/app/intrabar_bounds.h"
 
+#include <string>
 #include <vector>
 
 #include "host/app/usage_error.h"
@@ -11,9 +12,14 @@ namespace btforge {
 void check_bar_legs_apply(const StrategyBinding& binding, const std::string& strategy, const Market& market,
                           const std::string& option) {
     if (!binding.reads_finer_bars) {
-        throw UsageError(option + ": strategy '" + strategy + "' settles no bar on a path inside it (Note [Walking "
-                         "the finer bars of a bracket]), so the order inside its bars cannot be bounded so; the "
-                         "default strategy's can");
+        // The strategies that can, from the bindings the generator derives (none is named here by hand).
+        std::string walking;
+        for (const StrategyBinding& other : strategy_bindings()) {
+            if (other.reads_finer_bars) walking += (walking.empty() ? "" : ", ") + std::string(other.name);
+        }
+        throw UsageError(option + ": strategy '" + strategy + "' settles no bar on a path inside it (docs/"
+                         "ACCOUNTING.md §9), so the order inside its bars cannot be bounded so; these can: " +
+                         walking);
     }
     if (market.finer.per_bar > 0) {
         throw UsageError(option + " takes the order inside bars without a path; this market has finer bars "

@@ -27,10 +27,9 @@ namespace btforge {
 // is neither: it takes the stop before the targets like the pessimistic
 // order, and a moved stop acts from the next bar, unlike either. The three
 // go to OUTPUT.bounds.csv, a line per row and order. Only a strategy that
-// walks finer bars (its code reads fine_per_bar, the default strategy) can
-// be bounded: for another the legs change nothing, and the file would show
-// no spread where band_reversion's stop entries have one (Note [Ambiguous
-// bars], reading 4), so it is refused. A market with finer bars
+// walks finer bars (its code reads fine_per_bar: the default strategy and
+// band_reversion) can be bounded: for another the legs change nothing, so
+// it is refused rather than shown without a spread. A market with finer bars
 // (--intrabar) is refused too: its path settles the bars already.
 inline constexpr std::size_t kMaxBoundedRows = 1'000;
 

@@ -429,6 +429,31 @@ class IntrabarOracle(e2e.CliTestCase):
         refused = self.btforge("sweep", "--strategy", "sma_cross", "--intrabar-bounds", "--data", self.hours_csv,
                                "--no-market-cache", "-o", self.path("refused"), expect=2)
         self.assertIn("--intrabar-bounds: strategy 'sma_cross' settles no bar on a path inside it", refused.stderr)
+        self.assertIn("these can: band_reversion, default", refused.stderr)
+
+    def test_band_reversion_favourable_first_is_its_rule(self):
+        # Reading 4 of Note [Ambiguous bars]: the rule fills a stop entry inside the bar and then lets the
+        # bar's adverse extreme meet the stop, which is the favourable extreme first. So band_reversion's
+        # favourable-first legs (Note [Walking the finer bars of a stop entry]) must give the rule's rows
+        # exactly, the bars they settle aside, while the adverse extreme first moves some.
+        self.btforge("sweep", "--strategy", "band_reversion", "--param", "mode=1", "--param",
+                     "position_fraction=0.5,10", "--param", "sl_atr=1,20", "--param", "order_bars=3",
+                     "--intrabar-bounds", "--all-rows", "-o", self.path("breakout"))
+        _, bounds, _ = e2e.read_csv(self.path("breakout.bounds.csv"))
+        self.assertEqual(len(bounds), 12)
+        settled = ("rank", "order", "magnified_bars", "ambiguous_bars")
+        moved = 0
+        for rule, favourable, adverse in zip(bounds[0::3], bounds[1::3], bounds[2::3]):
+            self.assertEqual((rule["order"], favourable["order"], adverse["order"]),
+                             ("rule", "favourable_first", "adverse_first"))
+            self.assertEqual({k: v for k, v in rule.items() if k not in settled},
+                             {k: v for k, v in favourable.items() if k not in settled}, rule["rank"])
+            self.assertEqual(rule["magnified_bars"], "0")
+            self.assertGreater(int(favourable["magnified_bars"]), 1000)
+            self.assertEqual(favourable["ambiguous_bars"], "0")
+            moved += adverse["sharpe"] != rule["sharpe"]
+        self.assertGreater(sum(int(r["ambiguous_bars"]) for r in bounds[0::3]), 100)
+        self.assertGreater(moved, 0)
 
     def test_minutes_that_all_agree_leave_no_ambiguous_bar_to_the_rule(self):
         grid = self.write_json("grid.json", {"strategy": "default", "parameters": dict(

@@ -52,7 +52,7 @@ namespace btforge {
 // is unchanged. fine_per_bar 0 (the value of a view built field by field):
 // no finer bars, and the pointers are not read. fine_legs nonzero: the
 // finer bars are not data but the bar's own three legs (Note [A bar as
-// three legs], reference/market/bar_legs.h), fine_per_bar is 3, and neither
+// three legs], reference/market/bar_legs.h), fine_per_bar is kBarLegs, and neither
 // fine_path nor the finer prices are read.
 struct BT_KERNEL MarketView {
     int n_symbols;

@@ -20,6 +20,28 @@
 // marked at the previous close, at leverage max(1, position_fraction) (Note
 // [Cross and isolated margin]); the shared liquidation rule comes before
 // the stop where the price reaches it first (Note [Liquidation rule]).
+//
+// Note [Walking the finer bars of a stop entry]
+// Where the market has finer bars (Note [Finer bars]), a bar on which a
+// resting stop entry fills inside the bar (a buy stop above the open, a
+// sell stop below it) is walked finer bar by finer bar, each a bar of its
+// own: the order fills on the first finer bar that reaches it (at its
+// price, or at that finer bar's open where it opens beyond it), and the
+// position meets its stop and the liquidation on that finer bar from the
+// fill (Note [A fill inside the bar meets its stop in that bar]) and on
+// each finer bar after it from its open (a gap there fills at that open).
+// Those are the bars reading 4 of Note [Ambiguous bars] comes from (a stop
+// entry filled inside the bar, then taken out: the adverse extreme may have
+// come before the fill); a bar where it fills and the stop is out of reach
+// is walked too, as the path may fill the order at another price. Every
+// other bar, a limit entry's among them (the limit and the stop beyond it
+// lie on one side), is settled by its own prices, unchanged. A walked bar
+// counts no ambiguous bar; a bar without a path (fine_path 0) is settled
+// and counted as without finer bars. The legs of a bar (Note [A bar as
+// three legs]) are walked the same way, for the side of the order, but an
+// entry filled on a leg does not meet its stop on that leg: a leg is
+// straight, and after the fill it goes on away from the stop (a finer bar
+// of the data may turn back, and the rule above takes that it did).
 
 #include <cmath>
 
@@ -28,6 +50,7 @@
 #include "reference/accounting/quantize.h"
 #include "reference/exits/ambiguous_bar.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/bar_legs.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -120,6 +143,73 @@ BT_KERNEL inline int band_reversion_exit(const BandReversionSeries& s, const Ban
     return toward_middle <= 0.0 ? 1 : 0;                     // breakout: back inside, past the middle
 }
 
+// The position a fill of the resting entry opens, sized on the equity of
+// the previous close, and its stop from the fill's quote; the order is
+// spent either way, and fill.filled is set to 0 where the size rounds below
+// the minimum (nothing traded).
+BT_KERNEL inline void open_from_resting_entry(Portfolio& pf, FillLog* log, const AccountConfig& config,
+                                              FillContext& where, BandReversionSymbolState& st,
+                                              const BandReversionParams& p, const MarketView& m, int s,
+                                              double equity_prev_close, int& trades_started, RestingEntryFill& fill) {
+    int side = st.order.side;
+    double qty = equity_prev_close > 0.0
+                     ? floor_to_step(p.position_fraction * equity_prev_close / fill.price, m.qty_step[s])
+                     : 0.0;
+    if (qty >= m.min_qty[s]) {
+        where.trade_index = trades_started;
+        open_position_by_role(pf, log, config, where, side, qty, fill.price, std::fmax(1.0, p.position_fraction),
+                              static_cast<FillRole>(fill.role), kRestingEntry);
+        st.trade_index = trades_started;
+        trades_started += 1;
+        st.stop = round_to_tick(fill.quote - static_cast<double>(side) * p.sl_atr * st.order_atr, m.price_tick[s]);
+    } else {
+        fill.filled = 0;  // too small to trade: the order is spent all the same
+    }
+    cancel_resting_entry(st.order);
+}
+
+// Note [Walking the finer bars of a stop entry]: cell i's bar, on whose own
+// prices the resting stop entry filled inside it, walked finer bar by finer
+// bar. The path agrees with the bar (Note [Finer bars]; legs run through
+// every price of it), so some finer bar reaches the order and spends it. A
+// walked bar counts no ambiguous bar: its path decided it. Apart from the
+// bar's prices, the fill and the stop are the steps of the bar loop, and
+// the position is marked for cross margin as the bar's own prices mark it.
+BT_KERNEL inline void walk_stop_entry_bar(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
+                                          const AccountConfig& config, FillContext& where,
+                                          BandReversionSymbolState& st, const BandReversionParams& p,
+                                          const MarketView& m, int s, int i, const SymbolSet& every_symbol,
+                                          double equity_prev_close, int& trades_started) {
+    Holding& holding = pf.holdings[s];
+    metrics_on_magnified_bar(metrics);
+    int order_side = st.order.side;
+    for (int k = 0; k < m.fine_per_bar; ++k) {
+        FinerBarPrices bar = finer_bar_prices(m, i, k, order_side);
+        RestingEntryFill fill;
+        fill.filled = 0;
+        fill.price = 0.0;
+        fill.quote = 0.0;
+        fill.role = kTaker;
+        if (holding.side == 0 && st.order.kind != kNoEntryOrder) {
+            fill = try_fill_resting_entry(st.order, config, bar.open, bar.high, bar.low);
+            if (fill.filled != 0) {
+                open_from_resting_entry(pf, log, config, where, st, p, m, s, equity_prev_close, trades_started, fill);
+            }
+        }
+        // A leg is straight: after a fill on it the price goes on away from the stop.
+        if (holding.side == 0 || (m.fine_legs != 0 && fill.filled != 0)) continue;
+        where.trade_index = st.trade_index;
+        // Note [One stop exit for every strategy], on this finer bar from the fill or its open.
+        if (exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop,
+                                        stop_reference_open(fill, bar.open), bar.open, bar.high, bar.low) != 0) {
+            return;
+        }
+    }
+    // A walked position is marked at the bar's adverse extreme for the positions after it, as the bar's own
+    // prices would mark it (Note [Liquidation rule]).
+    if (holding.side != 0) mark_cushion_at_extreme(pf, s, m.high[i], m.low[i]);
+}
+
 BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const BandReversionSeries& series,
                                                   const BandReversionParams& p, const AccountConfig& config,
                                                   Metrics& out, FillLog* log, double* equity_curve, PeriodStatistics* periods) {
@@ -168,25 +258,17 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             fill.role = kTaker;
             if (holding.side == 0 && resting_entry_live(st.order, t) != 0) {
                 fill = try_fill_resting_entry(st.order, config, m.open[i], m.high[i], m.low[i]);
+                if (m.fine_per_bar > 0 && fill.filled != 0 && fill.role == kTaker && fill.quote != m.open[i] &&
+                    (m.fine_legs != 0 || m.fine_path[i] != 0)) {
+                    // A stop entry filled inside the bar: its path decides the fill and the exits (Note [Walking
+                    // the finer bars of a stop entry]), and the order is spent on it.
+                    walk_stop_entry_bar(pf, metrics, log, config, where, st, p, m, s, i, every_symbol,
+                                        equity_prev_close, trades_started);
+                    continue;
+                }
                 if (fill.filled != 0) {
-                    int side = st.order.side;
-                    double qty = equity_prev_close > 0.0
-                                     ? floor_to_step(p.position_fraction * equity_prev_close / fill.price,
-                                                     m.qty_step[s])
-                                     : 0.0;
-                    if (qty >= m.min_qty[s]) {
-                        where.trade_index = trades_started;
-                        open_position_by_role(pf, log, config, where, side, qty, fill.price,
-                                              std::fmax(1.0, p.position_fraction), static_cast<FillRole>(fill.role),
-                                              kRestingEntry);
-                        st.trade_index = trades_started;
-                        trades_started += 1;
-                        st.stop = round_to_tick(fill.quote - static_cast<double>(side) * p.sl_atr * st.order_atr,
-                                                m.price_tick[s]);
-                    } else {
-                        fill.filled = 0;  // too small to trade: the order is spent all the same
-                    }
-                    cancel_resting_entry(st.order);
+                    open_from_resting_entry(pf, log, config, where, st, p, m, s, equity_prev_close, trades_started,
+                                            fill);
                 }
             }
             if (st.order.kind != kNoEntryOrder && t >= st.order.last_bar) cancel_resting_entry(st.order);

@@ -10,37 +10,10 @@
 #include <vector>
 
 #include "reference/accounting/quantize.h"
-#include "reference/strategies/band_reversion/band_reversion_strategy.h"
-#include "reference/strategies/tests/scenario_market.h"
+#include "reference/strategies/band_reversion/tests/band_reversion_scenario.h"
 
 using namespace btforge;
 using namespace btforge::testing;
-
-namespace {
-
-struct BandScenario {
-    ScenarioMarket market;
-    std::vector<double> upper, middle, lower, atr;
-    BandReversionParams params{20, 2.0, 14, 0, 0.5, 3, 2.0, 0.5, 1};
-    AccountConfig account = frictionless_account();
-
-    explicit BandScenario(int bars)
-        : market(1, bars), upper(static_cast<std::size_t>(bars), 102.0), middle(static_cast<std::size_t>(bars), 100.0),
-          lower(static_cast<std::size_t>(bars), 98.0), atr(static_cast<std::size_t>(bars), 2.0) {}
-    // A bar closing at `close`, its range just wide enough to hold open and close.
-    void close_at(int t, double close) {
-        market.bar(0, t, 100.0, close > 100.0 ? close : 100.0, close < 100.0 ? close : 100.0, close);
-    }
-    ScenarioResult run() const {
-        BandReversionSeries series{upper.data(), middle.data(), lower.data(), atr.data()};
-        MarketView view = market.view();
-        return run_scenario(market.n_bars, [&](Metrics& m, FillLog* log, double* equity) {
-            run_band_reversion_strategy(view, series, params, account, m, log, equity, nullptr);
-        });
-    }
-};
-
-}  // namespace
 
 TEST_CASE("band_reversion: a close below the lower band rests a buy limit 0.5 ATR below it; touched, it fills there") {
     BandScenario sc(12);

@@ -24,7 +24,13 @@ open, one extreme, a pause there, the other, a pause, close; a target
 reached after the first leg fills at its level or at the hour's adverse
 extreme), checks `replay --intrabar-order favourable-first` and
 `adverse-first` on the hours alone, and `sweep --intrabar-bounds` writes
-what those replays give. Python 3 standard library only.
+what those replays give. band_reversion's breakouts are simulated too
+(Note [Walking the finer bars of a stop entry]): the stop entries its
+closes rest beyond the bands (`btforge indicators` gives the bands and the
+ATR), each filled on the first minute that reaches it where it fills
+inside an hour with a path, then its stop from the fill and from each
+later minute's open; every fill, magnified_bars and ambiguous_bars must be
+the simulation's. Python 3 standard library only.
 """
 
 import datetime
@@ -301,6 +307,99 @@ def simulate(hours, paths, atr, log, p, legs=0):
     return expected, magnified, ambiguous
 
 
+# band_reversion's breakouts replayed (Note [Walking the finer bars of a stop entry]): stop entries resting
+# beyond the bands, a stop 1-2 ATR from the fill, leverage at most 1 (no liquidation can come near).
+BREAKOUT = {"bb_period": 20, "bb_k": 2.0, "atr_period": 14, "mode": 1, "order_bars": 3, "position_fraction": 0.5,
+            "allow_short": 1}
+BREAKOUTS = [dict(BREAKOUT, entry_atr_frac=0.0, sl_atr=1.0), dict(BREAKOUT, entry_atr_frac=0.3, sl_atr=2.0),
+             dict(BREAKOUT, bb_k=1.0, entry_atr_frac=0.1, sl_atr=0.5, order_bars=1),
+             # A stop close enough that the minute of the fill often reaches it too.
+             dict(BREAKOUT, entry_atr_frac=0.0, sl_atr=0.1)]
+
+
+def stop_entry_fill(side, price, o, h, lo):
+    """Where a stop entry fills on a bar: its open where it opens beyond, its price where the bar reaches it."""
+    if side > 0:
+        return o if o >= price else (price if h >= price else None)
+    return o if o <= price else (price if lo <= price else None)
+
+
+def stop_exit(side, stop, ref, o, h, lo):
+    """The stop from `ref` (the open, or the fill's price) over a bar: (reason, price) or None."""
+    if (ref <= stop) if side > 0 else (ref >= stop):
+        return "stop_gap", o
+    if (lo <= stop) if side > 0 else (h >= stop):
+        return "stop_loss", stop
+    return None
+
+
+def simulate_breakouts(hours, paths, upper, lower, atr, log, p):
+    """band_reversion in breakout mode, written from docs/ACCOUNTING.md §9 and the strategy's header: the stop
+    entries its closes rest and every fill they make, walked on the minutes where an entry fills inside an
+    hour that has them. The signal exits and the end of data come from btforge's log (the middle band decides
+    them, not the path). Returns ([(bar, reason, price)], magnified, ambiguous)."""
+    signal_exits = {int(f["bar"]) for f in log if f["reason"] == "signal_exit"}
+    out = []
+    magnified = ambiguous = 0
+    order = None  # [side, price, last bar, ATR of its bar]
+    pos = None    # [side, stop]
+    for t, (_, o, h, lo, c) in enumerate(hours):
+        if pos and t in signal_exits:
+            out.append((t, "signal_exit", o))
+            pos = None
+        settled = False  # the hour's fill settled its stop too (the steps below are for the rest)
+        if pos is None and order and t <= order[2]:
+            side, price, _, order_atr = order
+            q = stop_entry_fill(side, price, o, h, lo)
+            settled = q is not None
+            if q is not None and q != o and t in paths:
+                magnified += 1
+                for _, mo, mh, ml, _ in paths[t]:
+                    ref = mo
+                    if pos is None and order:
+                        mq = stop_entry_fill(side, price, mo, mh, ml)
+                        if mq is not None:
+                            out.append((t, "resting_entry", mq))
+                            pos, order, ref = [side, on_tick(mq - side * p["sl_atr"] * order_atr)], None, mq
+                    if pos is None:
+                        continue
+                    exit_ = stop_exit(pos[0], pos[1], ref, mo, mh, ml)
+                    if exit_:
+                        out.append((t,) + exit_)
+                        pos = None
+                        break
+            elif q is not None:
+                out.append((t, "resting_entry", q))
+                pos, order = [side, on_tick(q - side * p["sl_atr"] * order_atr)], None
+                exit_ = stop_exit(side, pos[1], q, o, h, lo)
+                if exit_:
+                    out.append((t,) + exit_)
+                    pos = None
+                    ambiguous += 1 if q != o else 0  # reading 4: filled inside the hour, then taken out
+        if order and t >= order[2]:
+            order = None
+        if pos and not settled:
+            exit_ = stop_exit(pos[0], pos[1], o, o, h, lo)
+            if exit_:
+                out.append((t,) + exit_)
+                pos = None
+        if t == len(hours) - 1:
+            if pos:
+                out.append((t, "end_of_data", c))
+            break
+        if pos is None and not math.isnan(upper[t]) and not math.isnan(lower[t]) and not math.isnan(atr[t]):
+            offset = p["entry_atr_frac"] * atr[t]
+            if c > upper[t]:
+                side, price = 1, on_tick(upper[t] + offset)
+            elif c < lower[t] and p["allow_short"]:
+                side, price = -1, on_tick(lower[t] - offset)
+            else:
+                side = 0
+            if side != 0 and price > 0:
+                order = [side, price, t + max(1, p["order_bars"]), atr[t]]
+    return out, magnified, ambiguous
+
+
 class IntrabarOracle(e2e.CliTestCase):
     def setUp(self):
         super().setUp()
@@ -430,6 +529,34 @@ class IntrabarOracle(e2e.CliTestCase):
                                "--no-market-cache", "-o", self.path("refused"), expect=2)
         self.assertIn("--intrabar-bounds: strategy 'sma_cross' settles no bar on a path inside it", refused.stderr)
         self.assertIn("these can: band_reversion, default", refused.stderr)
+
+    def test_every_breakout_fill_is_the_simulations(self):
+        walked = ambiguous_total = 0
+        for p in BREAKOUTS:
+            with self.subTest(p=p):
+                bands = self.path("bb.csv")
+                self.btforge("indicators", "--name", "BBANDS", "--param", "period=%d" % p["bb_period"], "--param",
+                             "k=%r" % p["bb_k"], "--data", self.hours_csv, "--no-market-cache", "-o", bands)
+                _, rows, _ = e2e.read_csv(bands)
+                upper, lower = [float(r["upper"]) for r in rows], [float(r["lower"]) for r in rows]
+                sets = [a for k, v in p.items() for a in ("--set", "%s=%s" % (k, v))]
+                trades = self.path("t.csv")
+                run = self.btforge("replay", "--strategy", "band_reversion", *sets, "--slippage", "0", "--data",
+                                   self.hours_csv, "--intrabar", self.minutes_csv, "--no-market-cache", "--trades",
+                                   trades, "--equity", self.path("e.csv"))
+                metrics = dict(e2e.parse_metrics(run.stdout))
+                _, log, _ = e2e.read_csv(trades)
+                expected, magnified, ambiguous = simulate_breakouts(self.hours, self.paths, upper, lower,
+                                                                    self.atr(p["atr_period"]), log, p)
+                self.assertEqual([(int(f["bar"]), f["reason"], float(f["price"])) for f in log], expected)
+                self.assertEqual(int(metrics["magnified_bars"]), magnified)
+                self.assertEqual(int(metrics["ambiguous_bars"]), ambiguous)
+                walked += magnified
+                ambiguous_total += ambiguous
+        # Both kinds of hour must have come up, or the agreement proves little.
+        self.assertGreater(walked, 30, walked)
+        self.assertGreater(ambiguous_total, 0, ambiguous_total)
+        print("breakouts: %d hours walked, %d left to the rule" % (walked, ambiguous_total))
 
     def test_band_reversion_favourable_first_is_its_rule(self):
         # Reading 4 of Note [Ambiguous bars]: the rule fills a stop entry inside the bar and then lets the

@@ -23,14 +23,16 @@ namespace btforge {
 // strategy would walk taken as its legs (Note [A bar as three legs]): the
 // favourable extreme first (the optimistic order) and the adverse one
 // first (the pessimistic order); named by the path, not by the outcome,
-// which is not always better on the favourable one. The row's own metrics are those of our rule (docs/ACCOUNTING.md §9), which
-// is neither: it takes the stop before the targets like the pessimistic
-// order, and a moved stop acts from the next bar, unlike either. The three
-// go to OUTPUT.bounds.csv, a line per row and order. Only a strategy that
-// walks finer bars (its code reads fine_per_bar: the default strategy and
-// band_reversion) can be bounded: for another the legs change nothing, so
-// it is refused rather than shown without a spread. A market with finer bars
-// (--intrabar) is refused too: its path settles the bars already.
+// which is not always better on the favourable one. The row's own metrics
+// are those of our rule (docs/ACCOUNTING.md §9), which is neither: it takes
+// the stop before the targets like the pessimistic order, and a moved stop
+// acts from the next bar, unlike either. The three go to
+// OUTPUT.bounds.csv, a line per row and order, which the result JSON's
+// "intrabar_bounds" names. Only a strategy that walks finer bars (its code
+// reads fine_per_bar: the default strategy and band_reversion) can be
+// bounded: for another the legs change nothing, so it is refused rather
+// than shown without a spread. A market with finer bars (--intrabar) is
+// refused too: its path settles the bars already.
 inline constexpr std::size_t kMaxBoundedRows = 1'000;
 
 // Refuses (UsageError, naming `option`) a strategy that walks no bar on a

@@ -24,6 +24,9 @@ std::unique_ptr<SweepRun> run_sweep_to_files(CheckedSweepRequest checked, const 
     if (checked.shard) {
         write_shard_file(outputs.stream(0), make_shard_file(*run, checked));
     } else {
+        if (checked.request.intrabar_bounds) {  // the last of result_files
+            run->summary.intrabar_bounds = order_bounds_json(run->order_bounds, files.back().path.filename().string());
+        }
         write_result_files(outputs, run->summary, run->strategy.spec, *run->space, run->ranked(), *run->outcomes,
                            run->validation,
                            run->spans, run->bars_per_year);

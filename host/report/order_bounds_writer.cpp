@@ -10,6 +10,13 @@
 
 namespace btforge {
 
+namespace {
+
+// The orders of a row's lines, in the file's order.
+constexpr const char* kOrderNames[] = {"rule", "favourable_first", "adverse_first"};
+
+}  // namespace
+
 void write_order_bounds_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
                             std::span<const OrderBounds> bounds) {
     out << "rank,order,combination_id";
@@ -23,9 +30,9 @@ void write_order_bounds_csv(std::ostream& out, const StrategySpec& spec, const C
         const struct {
             const char* order;
             const Metrics* metrics;
-        } orders[] = {{"rule", &row.rule},
-                      {"favourable_first", &row.favourable_first},
-                      {"adverse_first", &row.adverse_first}};
+        } orders[] = {{kOrderNames[0], &row.rule},
+                      {kOrderNames[1], &row.favourable_first},
+                      {kOrderNames[2], &row.adverse_first}};
         for (const auto& o : orders) {
             out << r + 1 << ',' << o.order << ',' << row.combination_id;
             for (std::size_t p = 0; p < values.size(); ++p) {
@@ -35,6 +42,12 @@ void write_order_bounds_csv(std::ostream& out, const StrategySpec& spec, const C
             out << '\n';
         }
     }
+}
+
+nlohmann::ordered_json order_bounds_json(std::span<const OrderBounds> bounds, const std::string& file_name) {
+    nlohmann::ordered_json orders = nlohmann::ordered_json::array();
+    for (const char* name : kOrderNames) orders.push_back(name);
+    return {{"file", file_name}, {"rows", bounds.size()}, {"orders", orders}};
 }
 
 std::string format_order_bounds(std::span<const OrderBounds> bounds, const MetricColumn& metric) {

@@ -5,6 +5,8 @@
 #include <span>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "host/engine/metric_columns.h"
 #include "host/spec/combination_space.h"
 #include "host/spec/strategy_spec.h"
@@ -26,6 +28,11 @@ struct OrderBounds {
 // per row in rank order.
 void write_order_bounds_csv(std::ostream& out, const StrategySpec& spec, const CombinationSpace& space,
                             std::span<const OrderBounds> bounds);
+
+// What the result JSON says of them ("intrabar_bounds"): the file that
+// holds them (its name beside the JSON), how many rows, and the orders of
+// its lines.
+nlohmann::ordered_json order_bounds_json(std::span<const OrderBounds> bounds, const std::string& file_name);
 
 // The lines printed after the table: `metric` of the best row by our rule
 // and under each order, its ambiguous bars, and the row whose two orders

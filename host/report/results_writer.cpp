@@ -188,6 +188,7 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     head["varied_parameters"] = varied;
     if (!summary.inputs.empty()) head["inputs"] = summary.inputs;
     if (!summary.identity.empty()) head["identity"] = summary.identity;
+    if (!summary.intrabar_bounds.empty()) head["intrabar_bounds"] = summary.intrabar_bounds;
     // Streamed: the rows may be millions (Note [Rows spooled to disk]).
     out << "{\n";
     for (const auto& [key, value] : head.items()) {

@@ -52,6 +52,8 @@ struct RunSummary {
     nlohmann::ordered_json inputs;
     // Note [Identity of a run's inputs]: what a replay of a row must match.
     nlohmann::json identity;
+    // Note [Bounds of the order inside a bar]: where the kept rows' bounds are, when the run computed them.
+    nlohmann::ordered_json intrabar_bounds;
 };
 
 // The account as the result JSON states it: initial_equity, maker_fee,

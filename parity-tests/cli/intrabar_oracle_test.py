@@ -34,6 +34,7 @@ the simulation's. Python 3 standard library only.
 """
 
 import datetime
+import json
 import math
 import os
 import random
@@ -504,6 +505,9 @@ class IntrabarOracle(e2e.CliTestCase):
                          threads, "--data", self.hours_csv, "--no-market-cache", "-o", self.path("bounded" + threads))
         with open(self.path("bounded1.bounds.csv")) as one, open(self.path("bounded2.bounds.csv")) as two:
             self.assertEqual(one.read(), two.read(), "the replays depend on the thread count")
+        with open(self.path("bounded1.json")) as f:
+            self.assertEqual(json.load(f)["intrabar_bounds"], {"file": "bounded1.bounds.csv", "rows": 3,
+                                                               "orders": ["rule", "favourable_first", "adverse_first"]})
         os.rename(self.path("bounded2.csv"), self.path("bounded.csv"))
         os.rename(self.path("bounded2.json"), self.path("bounded.json"))
         os.rename(self.path("bounded2.bounds.csv"), self.path("bounded.bounds.csv"))
@@ -580,6 +584,8 @@ class IntrabarOracle(e2e.CliTestCase):
             self.assertEqual(favourable["ambiguous_bars"], "0")
             moved += adverse["sharpe"] != rule["sharpe"]
         self.assertGreater(sum(int(r["ambiguous_bars"]) for r in bounds[0::3]), 100)
+        with open(self.path("breakout.json")) as f:
+            self.assertEqual(json.load(f)["intrabar_bounds"]["rows"], 4)
         self.assertGreater(moved, 0)
 
     def test_minutes_that_all_agree_leave_no_ambiguous_bar_to_the_rule(self):

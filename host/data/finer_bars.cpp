@@ -1,6 +1,10 @@
 #include "host/data/finer_bars.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -28,9 +32,23 @@ std::string length_words(std::int64_t ms) {
     return std::to_string(ms) + "-millisecond";
 }
 
+std::string gigabytes(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+    return text;
+}
+
 }  // namespace
 
-FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::string& finer_file) {
+double finer_bars_memory_limit() {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) return 0.0;
+    return 0.5 * static_cast<double>(pages) * static_cast<double>(page_size);
+}
+
+FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::string& finer_file,
+                               double memory_limit_bytes) {
     FinerBarsUse use;
     use.bar_ms = shortest_step(market.timestamp_ms);
     use.finer_ms = shortest_step(finer.timestamp_ms);
@@ -45,11 +63,15 @@ FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::s
                             length_words(use.bar_ms) + " bars into two or more");
     }
     const std::int64_t per_bar = use.bar_ms / use.finer_ms;
-    if (per_bar > std::numeric_limits<int>::max() ||
-        static_cast<double>(market.open.size()) * static_cast<double>(per_bar) > 2e9) {
+    const double finer_bars = static_cast<double>(market.open.size()) * static_cast<double>(per_bar);
+    const double bytes = finer_bars * 3.0 * sizeof(double) + static_cast<double>(market.open.size());
+    const double limit = memory_limit_bytes > 0.0 ? memory_limit_bytes : finer_bars_memory_limit();
+    if (per_bar > std::numeric_limits<int>::max() || finer_bars > 2e9 || (limit > 0.0 && bytes > limit)) {
         throw DataError(finer_file, 0, 0, "too-large",
                         std::to_string(per_bar) + " finer bars per bar for " + std::to_string(market.open.size()) +
-                            " bars is more than btforge keeps in memory (2e9 finer bars)");
+                            " cells (symbols x bars) take " + gigabytes(bytes) + ", more than btforge gives them (" +
+                            (limit > 0.0 ? gigabytes(limit) + ", half this machine's memory, and " : "") +
+                            "2e9 finer bars): give fewer symbols or bars, or coarser finer bars");
     }
     use.per_bar = static_cast<int>(per_bar);
     FinerBars& f = market.finer;

@@ -35,7 +35,16 @@ struct FinerBarsUse {
 // file lacks, finer bars of other prices) leaves the bar to its own four
 // prices and is counted, never guessed at: a path that does not reach the
 // bar's extremes would settle it on prices it never had.
-FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::string& finer_file);
+// The arrays take 3 doubles per finer bar of every cell (tradable or not):
+// a market whose arrays would take more than `memory_limit_bytes` (half the
+// machine's physical memory unless given; a test gives its own) is refused
+// (DataError, rule too-large) with the sizes, before anything is allocated.
+FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::string& finer_file,
+                               double memory_limit_bytes = 0.0);
+
+// Half the physical memory of this machine in bytes (0 where unknown): the
+// default limit of attach_finer_bars.
+double finer_bars_memory_limit();
 
 // "60 finer bars per bar (1-minute bars in 1-hour bars) from FILE: 70080 of
 // 70080 bars have their path; 0 lack finer bars, 0 disagree with theirs",

@@ -126,6 +126,25 @@ TEST_CASE("attach_finer_bars: finer bars that do not divide the bars are refused
     }
 }
 
+TEST_CASE("attach_finer_bars: arrays larger than the memory given them are refused before any is allocated") {
+    Market market = hours();
+    const Market finer = market_of("A", quarters());
+    CHECK(finer_bars_memory_limit() > 0.0);
+    try {
+        // 4 finer bars per bar for the market's cells take 97 bytes per cell.
+        attach_finer_bars(market, finer, "finer.csv", 50.0);
+        FAIL("accepted");
+    } catch (const DataError& e) {
+        CHECK(e.rule() == "too-large");
+        CHECK(e.file() == "finer.csv");
+        CHECK(e.message().find("4 finer bars per bar for") != std::string::npos);
+        CHECK(e.message().find("give fewer symbols or bars, or coarser finer bars") != std::string::npos);
+    }
+    CHECK(market.finer.per_bar == 0);
+    CHECK(market.finer.open.empty());
+    CHECK(attach_finer_bars(market, finer, "finer.csv", 1e6).per_bar == 4);
+}
+
 TEST_CASE("finer bars follow a window of the market (Note [Market windows])") {
     Market market = hours();
     attach_finer_bars(market, market_of("A", quarters()), "finer.csv");

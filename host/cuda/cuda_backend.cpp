@@ -37,7 +37,7 @@ using Clock = std::chrono::steady_clock;
 // device launch is that one with every pointer replaced by its device copy
 // (patch_launch). If the generated layout gains a pointer, this size changes
 // and the assert below stops the build until patch_launch handles it.
-static_assert(sizeof(device::SweepLaunch) == 312,
+static_assert(sizeof(device::SweepLaunch) == 336,
               "device::SweepLaunch changed: update patch_launch and the resident uploads");
 
 // Offsets of the resident arrays in one device allocation, each aligned for
@@ -231,7 +231,7 @@ struct ResidentPlan {
     // Indices into `uploads`.
     std::size_t timestamp = 0, open = 0, high = 0, low = 0, close = 0, volume = 0, funding_rate = 0,
                 funding_events = 0, tradable = 0, margin = 0, qty_step = 0, min_qty = 0, price_tick = 0, fine_path = 0,
-                fine_open = 0, fine_high = 0, fine_low = 0, radix = 0,
+                fine_open = 0, fine_high = 0, fine_low = 0, mark_open = 0, mark_high = 0, mark_low = 0, radix = 0,
                 stride = 0, value_offset = 0, values = 0, series = 0, series_offset = 0, series_table = 0;
     // Note [Series on the device]: set when the series are computed there.
     std::optional<IndicatorJobs> indicator_jobs;
@@ -267,6 +267,11 @@ ResidentPlan plan_resident(const SweepJob& job, const LaunchTables& tables) {
     r.fine_open = resident(market.fine_open, finer * sizeof(double));
     r.fine_high = resident(market.fine_high, finer * sizeof(double));
     r.fine_low = resident(market.fine_low, finer * sizeof(double));
+    // Note [Mark price]: uploaded only where the market has one.
+    const std::size_t marks = market.mark_open != nullptr ? cells * sizeof(double) : 0;
+    r.mark_open = resident(market.mark_open, marks);
+    r.mark_high = resident(market.mark_high, marks);
+    r.mark_low = resident(market.mark_low, marks);
     r.radix = resident(tables.radix.data(), tables.radix.size() * sizeof(unsigned long long));
     r.stride = resident(tables.stride.data(), tables.stride.size() * sizeof(unsigned long long));
     r.value_offset = resident(tables.value_offset.data(), tables.value_offset.size() * sizeof(int));
@@ -330,6 +335,11 @@ ResidentData upload_resident(const CudaDriver& driver, const ResidentPlan& plan,
         whole.fine_open = device_pointer<const double>(base, at(plan.fine_open));
         whole.fine_high = device_pointer<const double>(base, at(plan.fine_high));
         whole.fine_low = device_pointer<const double>(base, at(plan.fine_low));
+    }
+    if (whole.mark_open != nullptr) {
+        whole.mark_open = device_pointer<const double>(base, at(plan.mark_open));
+        whole.mark_high = device_pointer<const double>(base, at(plan.mark_high));
+        whole.mark_low = device_pointer<const double>(base, at(plan.mark_low));
     }
     r.launch.market = window_view(whole, tables.window);
     r.launch.radix = device_pointer<const unsigned long long>(base, at(plan.radix));

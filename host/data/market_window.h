@@ -65,6 +65,11 @@ View window_view(const View& full, const MarketWindow& window) {
         v.fine_high = full.fine_high + fine_first;
         v.fine_low = full.fine_low + fine_first;
     }
+    if (full.mark_open != nullptr) {  // Note [Mark price]: one mark bar per cell
+        v.mark_open = full.mark_open + first;
+        v.mark_high = full.mark_high + first;
+        v.mark_low = full.mark_low + first;
+    }
     return v;
 }
 

@@ -81,6 +81,11 @@ struct BT_KERNEL MarketView {
     const double* fine_open;         // [n_symbols * bar_stride * fine_per_bar]
     const double* fine_high;
     const double* fine_low;
+    // [n_symbols * bar_stride] each: the mark price's bar (Note [Mark price],
+    // reference/market/mark_price.h); null: none, the last price stands in.
+    const double* mark_open;
+    const double* mark_high;
+    const double* mark_low;
 };
 
 BT_KERNEL inline int market_index(const MarketView& market, int symbol, int bar) {

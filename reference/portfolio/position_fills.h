@@ -7,6 +7,7 @@
 #include "reference/exits/liquidation.h"
 #include "reference/kernel_marker.h"
 #include "reference/margin/margin_schedule.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
@@ -124,40 +125,43 @@ BT_KERNEL inline void liquidate_position(Portfolio& pf, MetricsAccumulator& metr
 // bar loop measured 1.5-1.75x slower even where never taken
 // (docs/PERFORMANCE.md, issue 16).
 BT_KERNEL inline int liquidate_when_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
-                                          const FillContext& where, double balance, double open_price, double high,
-                                          double low, double stop, int stop_outcome) {
+                                          const FillContext& where, double balance, const MarkPrices& mark,
+                                          double stop, int stop_outcome) {
     const Holding& h = pf.holdings[where.symbol];
     LiquidationCheck liquidation =
-        locate_liquidation(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol], open_price, high, low);
-    if (liquidation_comes_first(liquidation, h.side, stop, stop_outcome) == 0) return 0;
+        locate_liquidation(h.side, h.qty, h.entry_price, balance, pf.margin[where.symbol], mark.open, mark.high,
+                           mark.low);
+    // Rule 3 of Note [Mark price]: the stop, a last-price level, shifted by the bar's basis (0 without a mark).
+    if (liquidation_comes_first(liquidation, h.side, stop + mark.basis, stop_outcome) == 0) return 0;
     pf.last_exit_inside = liquidation.outcome == kLiquidatedAtOpen ? 0 : 1;
     liquidate_position(pf, metrics, log, where, liquidation);
     return 1;
 }
 
-// Note [Liquidation rule] for the open holding of where.symbol in a bar of
-// these prices, against its stop (`stop` and evaluate_stop's `stop_outcome`
-// for this bar; kStopNotHit without one): liquidates it and returns 1 when
-// the liquidation comes first (pf.last_exit_inside set), else returns 0
-// and leaves the stop to the caller. `open_price` is the fill price for a
-// position filled inside the bar; `may_hold` as portfolio_margin_balance
-// takes it. In cross margin the holding is marked at the bar's adverse
-// extreme for the positions after it in the bar (step 1). The common
-// answer, not reached, costs one comparison; the rest runs only where it
-// is.
+// Note [Liquidation rule] for the open holding of where.symbol in a bar
+// whose mark prices are `mark` (Note [Mark price]: the last price's own
+// where the market has no mark; mark.open is the fill's price for a
+// position filled inside the bar), against its stop (`stop` and
+// evaluate_stop's `stop_outcome` for this bar; kStopNotHit without one):
+// liquidates it and returns 1 when the liquidation comes first
+// (pf.last_exit_inside set), else returns 0 and leaves the stop to the
+// caller. `may_hold` as portfolio_margin_balance takes it. In cross margin
+// the holding is marked at the bar's adverse extreme for the positions
+// after it in the bar (step 1). The common answer, not reached, costs one
+// comparison; the rest runs only where it is.
 BT_KERNEL inline int liquidate_if_first(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
-                                        const FillContext& where, const SymbolSet& may_hold, double open_price, double high,
-                                        double low, double stop, int stop_outcome) {
+                                        const FillContext& where, const SymbolSet& may_hold, const MarkPrices& mark,
+                                        double stop, int stop_outcome) {
     Holding& h = pf.holdings[where.symbol];
     const MarginSchedule& schedule = pf.margin[where.symbol];
     double balance = portfolio_margin_balance(pf, where.symbol, may_hold);
-    double adverse = h.side > 0 ? low : high;
+    double adverse = h.side > 0 ? mark.low : mark.high;
     // at_or_below_maintenance(h.side, h.qty, h.entry_price, balance, schedule, adverse), its two terms kept:
     double pnl_at_adverse = mark_to_market_pnl(h, adverse);
     double maintenance_at_adverse = maintenance_margin(schedule, h.qty * adverse);
     if (pf.margin_mode == kCrossMargin) h.cushion = pnl_at_adverse - maintenance_at_adverse;
     if (balance + pnl_at_adverse > maintenance_at_adverse) return 0;
-    return liquidate_when_first(pf, metrics, log, where, balance, open_price, high, low, stop, stop_outcome);
+    return liquidate_when_first(pf, metrics, log, where, balance, mark, stop, stop_outcome);
 }
 
 // In cross margin, the cushion liquidate_if_first leaves on a holding that

@@ -3,6 +3,7 @@
 #include "reference/accounting/fee_model.h"
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/fill_log.h"
@@ -28,14 +29,15 @@ namespace btforge {
 // prices; returns 1 when the holding is flat afterwards, 0 when it stays
 // open (neither was reached). When it left, pf.last_exit_inside says
 // whether inside the bar or at the open (Note [Ambiguous bars]). `may_hold`
-// as liquidate_if_first takes it.
+// as liquidate_if_first takes it; `mark` is mark_prices of the bar for
+// open_reference (Note [Mark price]), which the liquidation reads.
 BT_KERNEL inline int exit_at_stop_or_liquidation(Portfolio& pf, MetricsAccumulator& metrics, FillLog* log,
                                                  const AccountConfig& config, const FillContext& where,
                                                  const SymbolSet& may_hold, double stop, double open_reference,
-                                                 double gap_price, double high, double low) {
+                                                 double gap_price, double high, double low, const MarkPrices& mark) {
     Holding& holding = pf.holdings[where.symbol];
     int outcome = evaluate_stop(holding.side, stop, open_reference, high, low);
-    if (liquidate_if_first(pf, metrics, log, where, may_hold, open_reference, high, low, stop, outcome) != 0) return 1;
+    if (liquidate_if_first(pf, metrics, log, where, may_hold, mark, stop, outcome) != 0) return 1;
     if (outcome == kStopGapped) {
         pf.last_exit_inside = 0;
         return close_position(pf, metrics, log, config, where, holding.qty, gap_price, kTaker, kStopGap);

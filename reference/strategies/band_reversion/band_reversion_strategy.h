@@ -51,6 +51,7 @@
 #include "reference/exits/ambiguous_bar.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/bar_legs.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -200,8 +201,10 @@ BT_KERNEL inline void walk_stop_entry_bar(Portfolio& pf, MetricsAccumulator& met
         if (holding.side == 0 || (m.fine_legs != 0 && fill.filled != 0)) continue;
         where.trade_index = st.trade_index;
         // Note [One stop exit for every strategy], on this finer bar from the fill or its open.
-        if (exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop,
-                                        stop_reference_open(fill, bar.open), bar.open, bar.high, bar.low) != 0) {
+        double open_reference = stop_reference_open(fill, bar.open);
+        if (exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop, open_reference,
+                                        bar.open, bar.high, bar.low,
+                                        mark_prices(m, i, open_reference, bar.high, bar.low)) != 0) {
             return;
         }
     }
@@ -277,7 +280,8 @@ BT_KERNEL inline void run_band_reversion_strategy(const MarketView& m, const Ban
             double open_reference = stop_reference_open(fill, m.open[i]);
             // Note [One stop exit for every strategy]: the liquidation where the price reaches it first, else the stop.
             int exited = exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop,
-                                                     open_reference, m.open[i], m.high[i], m.low[i]);
+                                                     open_reference, m.open[i], m.high[i], m.low[i],
+                                                     mark_prices(m, i, open_reference, m.high[i], m.low[i]));
             // Note [Ambiguous bars], reading 4: a stop entry filled inside the bar, then taken out. The
             // reference is the fill's quote (else the open), and a stop entry's (a taker's) quote differs from
             // the open only when it filled inside the bar, on its favourable side; a limit's (a maker's) is on

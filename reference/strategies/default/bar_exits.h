@@ -5,6 +5,7 @@
 #include "reference/exits/liquidation.h"
 #include "reference/exits/trailing_stop.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
 #include "reference/portfolio/portfolio.h"
@@ -123,14 +124,14 @@ BT_KERNEL inline int apply_bar_exits(DefaultSymbolState& state, Portfolio& pf, c
                                      const DefaultParams& p, int bar, int symbol, double open_price,
                                      double target_open, double high, double low, const double* qty_step,
                                      const double* min_qty,
-                                     const double* price_tick, int count_ambiguous) {
+                                     const double* price_tick, const MarkPrices& mark, int count_ambiguous) {
     BracketPosition& pos = state.position;
     FillContext where = fill_context(bar, symbol, pos.trade_index);
     const Holding& holding = pf.holdings[symbol];
     int side = holding.side;
     // Note [One stop exit for every strategy]
     int closed = exit_at_stop_or_liquidation(pf, metrics, log, config, where, may_hold, pos.stop, open_price,
-                                             open_price, high, low);
+                                             open_price, high, low, mark);
     int adverse = closed;
     // Note [Shared target exits]; tp1_frac is a cold field, read once TP1 is reached (Note [Cold fields]).
     if (closed == 0) {

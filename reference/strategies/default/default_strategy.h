@@ -9,6 +9,7 @@
 #include "reference/exits/trailing_stop.h"
 #include "reference/kernel_marker.h"
 #include "reference/market/bar_legs.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -168,7 +169,8 @@ BT_KERNEL inline void run_default_strategy(const MarketView& m, const DefaultSer
                     // 3. Exits inside the (finer) bar; the ambiguous ones counted only on the bar's own prices.
                     closed = apply_bar_exits(st, pf, busy, metrics, log, config, p, t, s, bar_k.open,
                                              bar_k.target_open, high_k, low_k,
-                                             m.qty_step + s, m.min_qty + s, m.price_tick + s, finer == 0);
+                                             m.qty_step + s, m.min_qty + s, m.price_tick + s,
+                                             mark_prices(m, i, bar_k.open, high_k, low_k), finer == 0);
                     // 4. Trailing; the activation distance is a cold field: read only where trailing is on
                     // (Note [Cold fields]).
                     if (closed == 0 && p.trail_atr > 0.0) {

@@ -6,6 +6,7 @@
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -98,7 +99,7 @@ BT_KERNEL inline void run_sma_cross_strategy(const MarketView& m, const SmaCross
             settle_funding(pf.account, holding, log, where, m, i);
             // Note [One stop exit for every strategy]: the liquidation where the price reaches it first, else the stop.
             exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop, m.open[i], m.open[i],
-                                        m.high[i], m.low[i]);
+                                        m.high[i], m.low[i], mark_prices(m, i, m.open[i], m.high[i], m.low[i]));
         }
 
         for (int s = 0; s < m.n_symbols; ++s) {

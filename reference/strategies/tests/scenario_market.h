@@ -35,6 +35,11 @@ struct ScenarioMarket {
     std::vector<double> fine_open, fine_high, fine_low;
     // Note [A bar as three legs]: +1 or -1 walks every bar's legs instead (no path is then given).
     int fine_legs = 0;
+    // Note [Mark price]: the cells given a mark bar (mark()); view() gives every other cell the last
+    // price's own, as the host does for a cell the mark file lacks.
+    std::vector<std::uint8_t> marked;
+    std::vector<double> marked_open, marked_high, marked_low;
+    mutable std::vector<double> mark_opens, mark_highs, mark_lows;
 
     ScenarioMarket(int symbols, int bars, double price = 100.0)
         : n_symbols(symbols), n_bars(bars), ts(static_cast<std::size_t>(bars)),
@@ -56,6 +61,19 @@ struct ScenarioMarket {
         high[at(s, t)] = h;
         low[at(s, t)] = l;
         close[at(s, t)] = c;
+    }
+    // Bar (s, t)'s mark price: its open, high and low (Note [Mark price]).
+    void mark(int s, int t, double o, double h, double l) {
+        if (marked.empty()) {
+            marked.assign(open.size(), 0);
+            marked_open.assign(open.size(), 0.0);
+            marked_high.assign(open.size(), 0.0);
+            marked_low.assign(open.size(), 0.0);
+        }
+        marked[at(s, t)] = 1;
+        marked_open[at(s, t)] = o;
+        marked_high[at(s, t)] = h;
+        marked_low[at(s, t)] = l;
     }
     // Bar (s, t)'s path: finer bars {open, high, low, close} each, the same
     // count for every bar of the market. The test keeps them consistent with
@@ -106,6 +124,20 @@ struct ScenarioMarket {
         v.fine_open = fine_open.data();
         v.fine_high = fine_high.data();
         v.fine_low = fine_low.data();
+        if (!marked.empty()) {
+            mark_opens = open;
+            mark_highs = high;
+            mark_lows = low;
+            for (std::size_t i = 0; i < marked.size(); ++i) {
+                if (marked[i] == 0) continue;
+                mark_opens[i] = marked_open[i];
+                mark_highs[i] = marked_high[i];
+                mark_lows[i] = marked_low[i];
+            }
+            v.mark_open = mark_opens.data();
+            v.mark_high = mark_highs.data();
+            v.mark_low = mark_lows.data();
+        }
         return v;
     }
 };

@@ -24,6 +24,7 @@
 #include "reference/accounting/quantize.h"
 #include "reference/exits/stop_loss.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -181,8 +182,8 @@ BT_KERNEL inline void run_xs_momentum_strategy(const MarketView& m, const XsMome
                 }
                 where.trade_index = st.trade_index;
                 settle_funding(pf.account, holding, log, where, m, i);
-                if (liquidate_if_first(pf, metrics, log, where, held, m.open[i], m.high[i], m.low[i], 0.0,
-                                       kStopNotHit) != 0) {
+                if (liquidate_if_first(pf, metrics, log, where, held,
+                                       mark_prices(m, i, m.open[i], m.high[i], m.low[i]), 0.0, kStopNotHit) != 0) {
                     symbol_set_remove(held, s);
                 }
             }

@@ -182,3 +182,67 @@ TEST_CASE("cross: another position's loss is what brings this one to its liquida
     calm.market.bar(0, 5, 99.5, 100.0, 98.5, 99.0);
     CHECK(calm.run().metrics.n_liquidations == 0);
 }
+
+// Note [Mark price]: the same long with a mark series for bar 4 (the other bars have none and keep the last
+// price). The cross liquidation price 96.97 and the isolated 98.99 are levels of the mark; the stop's
+// are the last price's.
+TEST_CASE("mark price: the mark's low reaching the liquidation price liquidates where the last price does not") {
+    DefaultScenario sc = leveraged(1, 10, kCrossMargin);
+    sc.market.bar(0, 4, 99.5, 100.0, 97.5, 98.0);  // the last price stays above 96.97 and the stop at 96
+    CHECK(sc.run().metrics.n_liquidations == 0);
+    sc.market.mark(0, 4, 99.4, 99.9, 96.5);  // the mark reaches 96.97
+    ScenarioResult r = sc.run();
+    REQUIRE(r.fills.size() == 2);
+    CHECK(r.fills[1].reason == kLiquidation);
+    CHECK(r.fills[1].bar == 4);
+    CHECK(r.fills[1].price == kCrossLong);
+    CHECK(near(r.metrics.final_equity, 0.0));
+}
+
+TEST_CASE("mark price: the last price reaching the liquidation price does not liquidate; its stop does exit") {
+    DefaultScenario sc = leveraged(1, 10, kCrossMargin);
+    sc.market.bar(0, 4, 99.5, 100.0, 95.5, 97.0);  // without a mark: liquidated at 96.97 (the first case above)
+    sc.market.mark(0, 4, 99.5, 100.0, 97.5);       // the mark stays above it
+    ScenarioResult r = sc.run();
+    REQUIRE(r.fills.size() == 2);
+    CHECK(r.fills[1].reason == kStopLoss);
+    CHECK(r.fills[1].price == 96.0);
+    CHECK(r.metrics.n_liquidations == 0);
+}
+
+TEST_CASE("mark price: a mark that opens through the liquidation price liquidates at the mark's open") {
+    DefaultScenario sc = leveraged(1, 10, kCrossMargin);
+    sc.market.bar(0, 4, 99.5, 100.0, 97.5, 98.0);
+    sc.market.mark(0, 4, 96.5, 97.0, 96.0);
+    ScenarioResult r = sc.run();
+    REQUIRE(r.fills.size() == 2);
+    CHECK(r.fills[1].reason == kLiquidation);
+    CHECK(r.fills[1].price == 96.5);
+    CHECK(r.fills[1].realized_pnl == quantize(2500.0 * (96.5 - 100.0)));
+}
+
+TEST_CASE("mark price: against the stop, the distances from each series' open decide (the bar's basis)") {
+    // Isolated (98.99) with the stop at 98 (risk 0.5 on 2 ATR: 2500 units again); bar 4 opens at 101 and
+    // falls to 96, reaching both. Without a mark the liquidation price, above the stop, comes first.
+    DefaultScenario sc = leveraged(1, 10, kIsolatedMargin);
+    sc.params.risk_per_trade = 0.5;
+    sc.params.sl_atr = 2.0;
+    sc.market.bar(0, 4, 101.0, 101.5, 96.0, 97.0);
+    ScenarioResult last = sc.run();
+    REQUIRE(last.fills.size() == 2);
+    CHECK(last.fills[1].reason == kLiquidation);
+    CHECK(last.fills[1].price == kIsolatedLong);
+    // A mark 1.5 above the last price at the open reaches 98.99 3.51 below its open, the stop is 3 below
+    // the last open: the stop first (98.99 against the stop shifted to 99.5).
+    sc.market.mark(0, 4, 102.5, 103.0, 97.5);
+    ScenarioResult above = sc.run();
+    REQUIRE(above.fills.size() == 2);
+    CHECK(above.fills[1].reason == kStopLoss);
+    CHECK(above.fills[1].price == 98.0);
+    // 1.5 below: 98.99 is 0.51 below the mark's open, the liquidation first, at the mark's price.
+    sc.market.mark(0, 4, 99.5, 100.0, 94.5);
+    ScenarioResult below = sc.run();
+    REQUIRE(below.fills.size() == 2);
+    CHECK(below.fills[1].reason == kLiquidation);
+    CHECK(below.fills[1].price == kIsolatedLong);
+}

@@ -25,6 +25,10 @@ void check_bar_legs_apply(const StrategyBinding& binding, const std::string& str
         throw UsageError(option + " takes the order inside bars without a path; this market has finer bars "
                          "(--intrabar), which settle it: give one or the other");
     }
+    if (!market.mark.open.empty()) {
+        throw UsageError(option + " walks the legs of the last price, and the mark price has none (Note [Mark "
+                         "price]): give it without --mark");
+    }
 }
 
 int bar_legs_of_order(const std::string& order) {

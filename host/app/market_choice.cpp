@@ -9,6 +9,7 @@
 #include "host/data/csv_market_loader.h"
 #include "host/data/finer_bars.h"
 #include "host/data/funding_history.h"
+#include "host/data/mark_prices.h"
 #include "host/data/market_cache.h"
 #include "host/data/market_limits.h"
 #include "host/data/synthetic_market.h"
@@ -86,6 +87,11 @@ LoadedMarket load_market(const MarketChoice& c) {
         }
     }
     const std::int64_t interval_ms = funding_interval_ms(c.funding_interval_hours);
+    if (!c.mark_file.empty() && !c.intrabar_file.empty()) {
+        // Note [Mark price]: a walk of finer bars reads the last price only.
+        throw UsageError("--mark and --intrabar: the finer bars have no mark price of their own, and a walk reads "
+                         "the last price; give one or the other");
+    }
 
     LoadedMarket loaded;
     loaded.choice = c;
@@ -170,6 +176,18 @@ LoadedMarket load_market(const MarketChoice& c) {
                                             : load_market_csv(c.intrabar_file, options);
         const FinerBarsUse use = attach_finer_bars(loaded.market, finer, c.intrabar_file);
         description << "; " << describe_finer_bars(use, c.intrabar_file);
+    }
+    if (!c.mark_file.empty()) {
+        // Note [Checking mark prices]
+        MarketLoadOptions options;
+        options.timestamp_unit = timestamp_unit;
+        options.funding_interval_ms = interval_ms;
+        const Market mark = c.market_cache ? load_market_csv_cached(c.mark_file, options, nullptr, nullptr)
+                                           : load_market_csv(c.mark_file, options);
+        const MarkPricesUse use = attach_mark_prices(loaded.market, mark, c.mark_file);
+        description << "; " << describe_mark_prices(&use, c.mark_file);
+    } else {
+        description << "; " << describe_mark_prices(nullptr, "");
     }
     loaded.description = description.str();
     return loaded;

@@ -21,6 +21,7 @@ struct MarketChoice {
     std::string timestamp_unit = "auto";  // of integer timestamps: auto|s|ms|us|ns
     std::string funding_file;  // Note [Funding history]
     std::string intrabar_file;  // finer bars of the same symbols (Note [Finer bars])
+    std::string mark_file;      // the mark price's bars of the same symbols (Note [Mark price])
     bool market_cache = true;  // Note [Market cache]
     double funding_rate = 0.0001;
     double funding_interval_hours = 8.0;

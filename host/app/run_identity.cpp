@@ -37,6 +37,10 @@ nlohmann::json inputs_identity(const std::string& spec_text, const StrategySpec&
         market.update(&m.finer.per_bar, sizeof m.finer.per_bar);
         column(m.finer.path), column(m.finer.open), column(m.finer.high), column(m.finer.low);
     }
+    if (!m.mark.open.empty()) {  // Note [Mark price]; a market without one keeps its identity
+        market.update("mark", 4);
+        column(m.mark.open), column(m.mark.high), column(m.mark.low);
+    }
     id["market_sha256"] = market.hex();
     id["window"] = {{"first_bar", window.first_bar}, {"bars", window.n_bars}};
     id["account"] = account_json(account);

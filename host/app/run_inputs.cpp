@@ -28,6 +28,7 @@ nlohmann::ordered_json run_inputs_json(const RunInputs& r) {
     if (m.timestamp_unit != defaults.timestamp_unit) in["timestamp_unit"] = m.timestamp_unit;
     if (!m.funding_file.empty()) in["funding_file"] = path(m.funding_file);
     if (!m.intrabar_file.empty()) in["intrabar"] = path(m.intrabar_file);
+    if (!m.mark_file.empty()) in["mark"] = path(m.mark_file);
     if (m.funding_rate != defaults.funding_rate) in["funding_rate"] = m.funding_rate;
     if (m.funding_interval_hours != defaults.funding_interval_hours) in["funding_interval_hours"] = m.funding_interval_hours;
     if (m.data_file.empty()) {
@@ -96,6 +97,7 @@ RunInputs run_inputs_from_json(const nlohmann::json& inputs, const std::string& 
         {"timestamp_unit", text(r.market.timestamp_unit)},
         {"funding_file", text(r.market.funding_file)},
         {"intrabar", text(r.market.intrabar_file)},
+        {"mark", text(r.market.mark_file)},
         {"funding_rate", number(r.market.funding_rate)},
         {"funding_interval_hours", number(r.market.funding_interval_hours)},
         {"synthetic_seed", whole(r.market.synthetic_seed)},

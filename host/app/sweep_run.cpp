@@ -522,6 +522,7 @@ std::vector<NamedFile> input_files(const SweepRequest& r) {
     return {{"--data", r.market.data_file},
             {"--funding-file", r.market.funding_file},
             {"--intrabar", r.market.intrabar_file},
+            {"--mark", r.market.mark_file},
             {"--instruments", r.market.instruments_file},
             {"--spec", r.strategy.spec_file},
             {"--grid", r.strategy.grid_file}};

@@ -49,6 +49,10 @@ po::options_description market_options(MarketChoice& c) {
         ("intrabar", po::value(&c.intrabar_file)->value_name("CSV"),
          "finer bars of the same symbols (1-minute bars beside hourly ones, in --data's format): they settle the "
          "bars whose exits the order of high and low would decide (docs/ACCOUNTING.md §9)")
+        ("mark", po::value(&c.mark_file)->value_name("CSV"),
+         "the mark price's bars of the same symbols and length, in --data's format (Binance's mark-price klines "
+         "through data import): liquidation and the margin read them instead of the last price "
+         "(docs/ACCOUNTING.md §5)")
         ("funding-rate", po::value(&c.funding_rate)->default_value(c.funding_rate),
          "rate per funding time where the data has none (|rate| <= 1)")
         ("funding-interval-hours", po::value(&c.funding_interval_hours)->default_value(c.funding_interval_hours),

@@ -47,6 +47,7 @@ std::pair<std::string, std::string> write_failing_market(const parity::ParityMar
     write_market_csv(market.market, data);
     write_instruments(market.market.symbols, market.market.instruments, instruments);
     if (market.finer.n_bars() > 0) write_market_csv(market.finer, parity::finer_market_file(data));
+    if (market.mark.n_bars() > 0) write_market_csv(market.mark, parity::mark_market_file(data));
     return {data, instruments};
 }
 
@@ -61,6 +62,7 @@ int run_parity_command(const std::vector<std::string>& args) {
     int symbols = kFloorSymbols;
     int bars = kFloorBars;
     int finer_bars = 0;
+    bool mark = false;
     std::uint64_t combinations = kFloorCombinations;
     int periods = kMaxPeriods;
     std::string equity_marks_text;  // N or daily
@@ -78,6 +80,8 @@ int run_parity_command(const std::vector<std::string>& args) {
         ("seed", whole_number_value(&seed), "seed of the market and of the combinations")
         ("symbols", po::value(&symbols)->default_value(symbols), "symbols of the randomized market (CI floor: 3)")
         ("bars", po::value(&bars)->default_value(bars), "bars of the randomized market (CI floor: 20000)")
+        ("mark-prices", po::bool_switch(&mark),
+         "give the market a synthetic mark price (Note [Parity market with a mark price]): liquidation reads it")
         ("finer-bars", po::value(&finer_bars)->default_value(finer_bars)->value_name("N"),
          "give every bar a random path of N finer bars (60: minutes of an hour), so that the bars whose exits the "
          "order of high and low decides are settled on them (docs/ACCOUNTING.md §9); 0: none")
@@ -161,7 +165,8 @@ int run_parity_command(const std::vector<std::string>& args) {
 
     ResolvedBackend resolved = resolve_backend(backend_choice, strategies.front(), threads, say_backend_notice);
     parity::Backend backend{resolved.name, resolved.description, resolved.run, resolved.series};
-    parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars, finer_bars});
+    if (mark && finer_bars != 0) throw po::error("--mark-prices and --finer-bars: give one or the other");
+    parity::ParityMarket market = parity::make_parity_market({seed, symbols, bars, finer_bars, mark});
     const MarketWindow window = choose_window(market.market, window_choice);
     std::cout << "parity: " << backend.description << " vs cpu reference (" << thread_count_text(threads) << ")\nmarket: "
               << market.description << '\n';
@@ -229,6 +234,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                 auto [data, instruments] = write_failing_market(market, report, seed);
                 std::string replay = parity::replay_command(result, data, instruments);
                 if (market.finer.n_bars() > 0) replay += " --intrabar " + parity::finer_market_file(data);
+                if (market.mark.n_bars() > 0) replay += " --mark " + parity::mark_market_file(data);
                 if (!spec_file.empty()) replay += " --spec " + spec_file;
                 replay += window_arguments(window_choice);
                 std::cout << "first divergence: combination " << d.combination_id << " (ordinal " << d.ordinal
@@ -248,6 +254,7 @@ int run_parity_command(const std::vector<std::string>& args) {
                                    {"symbols", symbols},
                                    {"bars", bars},
                                    {"finer_bars", finer_bars},
+                                   {"mark_prices", mark},
                                    {"market", market.description},
                                    {"market_bars_aligned", market.market.n_bars()},
                                    {"window", {{"first_bar", window.first_bar}, {"bars", window.n_bars}}},

@@ -165,7 +165,7 @@ int run_replay_command(const std::vector<std::string>& args) {
     OutputTransaction outputs = open_outputs(
         output_files,
         {{"--data", market_choice.data_file}, {"--funding-file", market_choice.funding_file},
-         {"--intrabar", market_choice.intrabar_file}, {"--instruments", market_choice.instruments_file},
+         {"--intrabar", market_choice.intrabar_file}, {"--mark", market_choice.mark_file}, {"--instruments", market_choice.instruments_file},
          {"--spec", strategy_choice.spec_file}, {"--grid", strategy_choice.grid_file}, {"--from-results", results_file}},
         &interrupt_requested());
 

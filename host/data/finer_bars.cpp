@@ -13,24 +13,14 @@
 
 namespace btforge {
 
-namespace {
-
-// The shortest step between consecutive timestamps; 0 with fewer than two.
-std::int64_t shortest_step(const std::vector<std::int64_t>& timestamps) {
-    std::int64_t step = 0;
-    for (std::size_t t = 1; t < timestamps.size(); ++t) {
-        const std::int64_t d = timestamps[t] - timestamps[t - 1];
-        if (d > 0 && (step == 0 || d < step)) step = d;
-    }
-    return step;
-}
-
 std::string length_words(std::int64_t ms) {
     if (ms % 3'600'000 == 0) return std::to_string(ms / 3'600'000) + "-hour";
     if (ms % 60'000 == 0) return std::to_string(ms / 60'000) + "-minute";
     if (ms % 1'000 == 0) return std::to_string(ms / 1'000) + "-second";
     return std::to_string(ms) + "-millisecond";
 }
+
+namespace {
 
 std::string gigabytes(double bytes) {
     char text[32];
@@ -50,8 +40,8 @@ double finer_bars_memory_limit() {
 FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::string& finer_file,
                                double memory_limit_bytes) {
     FinerBarsUse use;
-    use.bar_ms = shortest_step(market.timestamp_ms);
-    use.finer_ms = shortest_step(finer.timestamp_ms);
+    use.bar_ms = market.shortest_step();
+    use.finer_ms = finer.shortest_step();
     if (use.bar_ms == 0 || use.finer_ms == 0) {
         throw DataError(finer_file, 0, 0, "finer-bars-do-not-divide",
                         "finer bars need at least two timestamps in the market and in the finer file, to know the "

@@ -46,6 +46,9 @@ FinerBarsUse attach_finer_bars(Market& market, const Market& finer, const std::s
 // default limit of attach_finer_bars.
 double finer_bars_memory_limit();
 
+// "1-hour", "15-minute", "5-second": a bar length in words.
+std::string length_words(std::int64_t ms);
+
 // "60 finer bars per bar (1-minute bars in 1-hour bars) from FILE: 70080 of
 // 70080 bars have their path; 0 lack finer bars, 0 disagree with theirs",
 // for the market's description (run header and result JSON).

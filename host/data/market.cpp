@@ -35,6 +35,15 @@ bool Market::funding_free() const {
     return true;
 }
 
+std::int64_t Market::shortest_step() const {
+    std::int64_t step = 0;
+    for (std::size_t t = 1; t < timestamp_ms.size(); ++t) {
+        const std::int64_t d = timestamp_ms[t] - timestamp_ms[t - 1];
+        if (d > 0 && (step == 0 || d < step)) step = d;
+    }
+    return step;
+}
+
 MarketView Market::view() const {
     if (n_symbols() > kMaxSymbols) {
         throw std::runtime_error("market has " + std::to_string(n_symbols()) + " symbols; the kernels are built for at most " +
@@ -84,6 +93,15 @@ MarketView Market::view() const {
         v.fine_open = finer.open.data();
         v.fine_high = finer.high.data();
         v.fine_low = finer.low.data();
+    }
+    if (!mark.open.empty()) {
+        const std::size_t cells = n * timestamp_ms.size();
+        if (mark.open.size() != cells || mark.high.size() != cells || mark.low.size() != cells) {
+            throw std::logic_error("market: mark bars of another market's size (attach_mark_prices)");
+        }
+        v.mark_open = mark.open.data();
+        v.mark_high = mark.high.data();
+        v.mark_low = mark.low.data();
     }
     return v;
 }

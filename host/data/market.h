@@ -27,6 +27,13 @@ struct FinerBars {
     std::vector<double> open, high, low;  // [n_symbols * n_bars * per_bar]; 0 where path is 0
 };
 
+// The mark price's bar of every cell, where a run was given a mark file
+// (Note [Mark price] in reference/market/mark_price.h; attach_mark_prices,
+// host/data/mark_prices.h). Empty: none, the last price stands in.
+struct MarkBars {
+    std::vector<double> open, high, low;  // [n_symbols * n_bars]; the last price's own where the file lacks a bar
+};
+
 // The owning, host-side market: every symbol aligned on the union of the
 // timestamps (see Note [Aligned market layout] in market_view.h). Built by the
 // CSV loader or the synthetic generator; the engines read it through view().
@@ -44,6 +51,7 @@ struct Market {
     std::vector<MarginSchedule> margin;
     std::vector<double> qty_step, min_qty, price_tick;
     FinerBars finer;
+    MarkBars mark;
 
     int n_symbols() const { return static_cast<int>(symbols.size()); }
     int n_bars() const { return static_cast<int>(timestamp_ms.size()); }
@@ -51,6 +59,9 @@ struct Market {
         return static_cast<std::size_t>(symbol) * timestamp_ms.size() + static_cast<std::size_t>(bar);
     }
     int symbol_index(const std::string& name) const;  // -1 when absent
+    // The shortest step between consecutive timestamps (the bars' length:
+    // a gap is longer, never shorter); 0 with fewer than two bars.
+    std::int64_t shortest_step() const;
     void set_instrument_columns();
     // Whether no bar settles a funding time at a nonzero rate (Note [Markets
     // without funding]): read from the columns at each call, never stored,

@@ -334,4 +334,32 @@ Market make_synthetic_finer_bars(const Market& market, int per_bar, std::int64_t
     return build_market(std::move(finer));
 }
 
+Market make_synthetic_mark_bars(const Market& market, std::uint64_t seed, int missing_one_in) {
+    std::vector<SymbolBars> marks;
+    for (int s = 0; s < market.n_symbols(); ++s) {
+        const Instrument& instrument = market.instruments[static_cast<std::size_t>(s)];
+        const double tick = instrument.price_tick;
+        Random rng(splitmix64(seed * 0xA24BAED4963EE407ULL + static_cast<std::uint64_t>(s) + 1));
+        SymbolBars bars{market.symbols[static_cast<std::size_t>(s)], instrument, {}};
+        double basis = 0.0;
+        for (int t : market.own_bars[static_cast<std::size_t>(s)]) {
+            basis = 0.9 * basis + 0.0003 * rng.normal();
+            const bool missing = missing_one_in > 0 && rng.between(1, missing_one_in) == 1;
+            const double up = 0.001 * rng.uniform();
+            const double down = 0.001 * rng.uniform();
+            if (missing) continue;
+            const std::size_t i = market.index(s, t);
+            const double f = 1.0 + basis;
+            Bar bar{market.timestamp_ms[static_cast<std::size_t>(t)], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+            bar.open = std::max(tick, to_grid(market.open[i] * f, tick));
+            bar.close = std::max(tick, to_grid(market.close[i] * f, tick));
+            bar.high = std::max({to_grid(market.high[i] * f * (1.0 + up), tick), bar.open, bar.close});
+            bar.low = std::max(tick, std::min({to_grid(market.low[i] * f * (1.0 - down), tick), bar.open, bar.close}));
+            bars.bars.push_back(bar);
+        }
+        marks.push_back(std::move(bars));
+    }
+    return build_market(std::move(marks));
+}
+
 }  // namespace btforge

@@ -49,6 +49,16 @@ Market make_synthetic_market(const SyntheticMarketOptions& options = {});
 Market make_synthetic_finer_bars(const Market& market, int per_bar, std::int64_t bar_ms, std::uint64_t seed,
                                  int faulty_one_in);
 
+// Note [Synthetic mark prices]
+// A mark price's bar for every bar of every symbol of `market`, drawn from
+// `seed`: the bar's own prices times 1 + a basis that wanders (a random walk
+// of steps of 0.03%, pulled back to 0 by a tenth a bar, so it stays within
+// about 0.5%), the mark's high and low a further 0-0.1% beyond the bar's;
+// on the tick, low <= open, close <= high. With missing_one_in N > 0, one
+// bar in N has no mark bar (attach_mark_prices counts it). For benchmarks
+// and parity: a made-up mark, never an exchange's.
+Market make_synthetic_mark_bars(const Market& market, std::uint64_t seed, int missing_one_in);
+
 // Whether `per_bar` finer bars fit bars of bar_ms (2 or more, dividing it):
 // what make_synthetic_finer_bars accepts, for the options that ask for it.
 inline bool finer_bars_fit(int per_bar, std::int64_t bar_ms) { return per_bar >= 2 && bar_ms % per_bar == 0; }

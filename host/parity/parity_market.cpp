@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "host/data/finer_bars.h"
+#include "host/data/mark_prices.h"
 #include "host/data/market_builder.h"
 #include "host/data/synthetic_market.h"
 
@@ -165,8 +166,18 @@ ParityMarket make_parity_market(const ParityMarketOptions& options) {
         const FinerBarsUse use = attach_finer_bars(result.market, result.finer, "the magnified bars");
         description << "; " << describe_finer_bars(use, "the magnified bars");
     }
+    if (options.mark) {
+        if (options.finer_per_bar > 0) throw std::invalid_argument("a parity market has finer bars or a mark price");
+        result.mark = make_synthetic_mark_bars(result.market, options.seed, 25);
+        const MarkPricesUse use = attach_mark_prices(result.market, result.mark, "the synthetic mark");
+        description << "; " << describe_mark_prices(&use, "the synthetic mark");
+    }
     result.description = description.str();
     return result;
+}
+
+std::string mark_market_file(const std::string& market_file) {
+    return std::filesystem::path(market_file).replace_extension().string() + "-mark.csv";
 }
 
 std::string finer_market_file(const std::string& market_file) {

@@ -15,6 +15,7 @@ struct ParityMarketOptions {
     int n_symbols = 3;
     int n_bars = 20000;
     int finer_per_bar = 0;  // Note [Magnified parity market]; 0: no finer bars
+    bool mark = false;      // Note [Parity market with a mark price]
 };
 
 // What was injected on top of the synthetic market, for the report.
@@ -30,6 +31,7 @@ struct ParityMarket {
     InjectedEvents injected;
     std::string description;
     Market finer;  // Note [Magnified parity market]: empty without finer bars
+    Market mark;   // Note [Parity market with a mark price]: empty without one
 };
 
 // Note [Parity market]
@@ -52,6 +54,14 @@ struct ParityMarket {
 // attach_finer_bars as a file's would (Note [Checking finer bars]), so both
 // fallbacks are exercised and counted. It is kept to be written beside the
 // market when a run fails.
+//
+// Note [Parity market with a mark price]
+// With mark, every bar also gets a mark price's bar (Note [Synthetic mark
+// prices]), one in 25 without one, attached as a file's would be (Note
+// [Checking mark prices]), so that liquidation reads the mark and both the
+// mark and its fallback run; kept, like the finer bars, to be written
+// beside the market when a run fails. Not with finer bars (the host never
+// gives a market both).
 ParityMarket make_parity_market(const ParityMarketOptions& options);
 
 // Where a failing run writes its market (CSV and instruments) so that the
@@ -61,6 +71,8 @@ ParityMarket make_parity_market(const ParityMarketOptions& options);
 // working directory. Returns {data file, instruments file}.
 // The finer bars' file beside a failing market's CSV: "...-market-finer.csv".
 std::string finer_market_file(const std::string& market_file);
+// The mark price's file beside a failing market's CSV: "...-market-mark.csv".
+std::string mark_market_file(const std::string& market_file);
 
 std::pair<std::string, std::string> failing_market_files(const std::string& report, std::uint64_t seed,
                                                          const std::filesystem::path& temp_root);

@@ -86,6 +86,7 @@ MarketChoice RunOptions::market() {
     c.timestamp_unit = text("timestamp_unit", c.timestamp_unit);
     c.funding_file = text("funding_file", "");
     c.intrabar_file = text("intrabar", "");
+    c.mark_file = text("mark", "");
     c.market_cache = flag("market_cache", c.market_cache);
     c.funding_rate = number("funding_rate", c.funding_rate);
     c.funding_interval_hours = number("funding_interval_hours", c.funding_interval_hours);

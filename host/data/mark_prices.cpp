@@ -60,7 +60,7 @@ MarkPricesUse attach_mark_prices(Market& market, const Market& mark, const std::
 }
 
 std::string describe_mark_prices(const MarkPricesUse* use, const std::string& mark_file) {
-    if (use == nullptr) return "mark price: none given, so liquidation and the margin read the last price";
+    if (use == nullptr) return "mark price: none (liquidation reads the last price)";
     return "mark price from " + mark_file + " (" + length_words(use->bar_ms) + " bars): " +
            std::to_string(use->with_mark) + " of " + std::to_string(use->bars) + " bars have their mark bar; " +
            std::to_string(use->missing) + " lack one (those keep the last price)";

@@ -37,8 +37,9 @@ struct MarkPricesUse {
 MarkPricesUse attach_mark_prices(Market& market, const Market& mark, const std::string& mark_file);
 
 // "mark price from FILE (1-hour bars): 70080 of 70080 bars have their mark
-// bar; 0 lack one (those keep the last price)", for the run header and the
-// result JSON; without a file, that liquidation reads the last price.
+// bar; 0 lack one (those keep the last price)", for the market's
+// description (run header and result JSON); without a file (null), "mark
+// price: none (liquidation reads the last price)".
 std::string describe_mark_prices(const MarkPricesUse* use, const std::string& mark_file);
 
 }  // namespace btforge

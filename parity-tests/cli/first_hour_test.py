@@ -26,7 +26,8 @@ class RunHeader(e2e.CliTestCase):
     def test_synthetic_market(self):
         p = self.btforge("sweep", "-o", "res", "--backend", "cpu", *SMALL)
         header = self.header(p.stderr)
-        self.assertIn("market:     synthetic (seed 42, 60-minute bars): 2 symbols x 600 bars, 2024-01-01T", header)
+        self.assertIn("market:     synthetic (seed 42, 60-minute bars): 2 symbols x 600 bars; mark price: none "
+                      "(liquidation reads the last price), 2024-01-01T", header)
         self.assertIn("funding:    the synthetic market's own rates", header)
         self.assertRegex(header, r"(?m)^  account:    initial_equity=10000 maker_fee=0\.[0-9]+ taker_fee=0\.[0-9]+ "
                                  r"slippage=0\.[0-9]+ margin_mode=cross$")

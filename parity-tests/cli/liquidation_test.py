@@ -98,6 +98,50 @@ class Liquidation(e2e.CliTestCase):
         with open(self.path(output + ".csv")) as f:
             return list(csv.DictReader(f)), p.stdout
 
+    def test_a_mark_price_decides_liquidations(self):
+        # Note [Mark price]: the market's own prices as the mark change nothing; a mark 1% below them
+        # liquidates the longs sooner, at levels inside the mark's bars, not the last price's.
+        self.btforge("data", "synth", "-o", self.path("last.csv"), *MARKET)
+        with open(self.path("last.csv")) as f:
+            bars = list(csv.DictReader(f))
+        with open(self.path("mark_same.csv"), "w") as same, open(self.path("mark_below.csv"), "w") as below:
+            same.write("timestamp,symbol,open,high,low,close,volume\n")
+            below.write("timestamp,symbol,open,high,low,close,volume\n")
+            marks = {}
+            for b in bars:
+                same.write("%s,%s,%s,%s,%s,%s,0\n" % (b["timestamp"], b["symbol"], b["open"], b["high"], b["low"],
+                                                        b["close"]))
+                o, h, lo, c = (round(float(b[k]) * 0.99, 2) for k in ("open", "high", "low", "close"))
+                below.write("%s,%s,%r,%r,%r,%r,0\n" % (b["timestamp"], b["symbol"], o, h, lo, c))
+                marks[(b["timestamp"][:19], b["symbol"])] = (lo, h)
+        data = ["--data", self.path("last.csv"), "--margin-mode", "isolated", *LEVERAGE]
+        plain = self.btforge("sweep", "--all-rows", "-o", "plain", *data)
+        same = self.btforge("sweep", "--all-rows", "-o", "same", *data, "--mark", self.path("mark_same.csv"))
+        below = self.btforge("sweep", "--all-rows", "-o", "below", *data, "--mark", self.path("mark_below.csv"))
+        with open(self.path("plain.csv")) as a, open(self.path("same.csv")) as b:
+            self.assertEqual(a.read(), b.read(), "the market's own prices as the mark moved a row")
+        self.assertIn("mark price: none (liquidation reads the last price)", plain.stderr + plain.stdout)
+        self.assertIn("mark price from %s (1-hour bars): " % self.path("mark_below.csv"), below.stderr + below.stdout)
+        with open(self.path("below.json")) as f:
+            self.assertIn("mark price from", json.load(f)["market"])
+        with open(self.path("plain.csv")) as f:
+            before = {r["combination_id"]: int(r["n_liquidations"]) for r in csv.DictReader(f)}
+        with open(self.path("below.csv")) as f:
+            after = {r["combination_id"]: int(r["n_liquidations"]) for r in csv.DictReader(f)}
+        self.assertNotEqual(before, after)
+        row = max(after, key=after.get)
+        self.btforge("replay", "-c", row, *data, "--mark", self.path("mark_below.csv"), "--trades", "t.csv",
+                     "--equity", "e.csv")
+        with open(self.path("t.csv")) as f:
+            liquidations = [t for t in csv.DictReader(f) if t["reason"] == "liquidation"]
+        self.assertTrue(liquidations)
+        for t in liquidations:
+            lo, h = marks[(t["time"][:19], t["symbol"])]
+            self.assertTrue(lo <= float(t["price"]) <= h, t)
+        refused = self.btforge("sweep", "-o", "refused", *data, "--mark", self.path("mark_below.csv"), "--intrabar",
+                               self.path("last.csv"), expect=2)
+        self.assertIn("--mark and --intrabar", refused.stderr)
+
 
 if __name__ == "__main__":
     e2e.main()

@@ -33,6 +33,7 @@ def _market_options(
     funding_rate: float,
     funding_interval_hours: float,
     intrabar: Optional[PathLike] = None,
+    mark: Optional[PathLike] = None,
 ) -> Dict[str, Any]:
     options: Dict[str, Any] = {
         "timestamp_unit": timestamp_unit,
@@ -47,6 +48,8 @@ def _market_options(
         options["funding_file"] = os.fspath(funding_file)
     if intrabar is not None:
         options["intrabar"] = os.fspath(intrabar)
+    if mark is not None:
+        options["mark"] = os.fspath(mark)
     return options
 
 
@@ -93,6 +96,7 @@ class Market:
         funding_rate: float = 0.0001,
         funding_interval_hours: float = 8.0,
         intrabar: Optional[PathLike] = None,
+        mark: Optional[PathLike] = None,
         cache: bool = True,
     ) -> "Market":
         """A long CSV ``timestamp,symbol,open,high,low,close,volume[,funding_rate]``
@@ -100,10 +104,12 @@ class Market:
         reads it (its errors name file, line and column; the parsed market is
         cached beside the file as ``PATH.btfcache`` unless ``cache=False``).
         ``intrabar``: a CSV of finer bars of the same symbols (``--intrabar``,
-        docs/ACCOUNTING.md §9). Other layouts: read them with pandas and use
+        docs/ACCOUNTING.md §9). ``mark``: a CSV of the mark price's bars of
+        the same symbols, which liquidation reads (``--mark``,
+        docs/ACCOUNTING.md §6). Other layouts: read them with pandas and use
         :meth:`from_pandas`."""
         options = _market_options(instruments, symbols, timestamp_unit, funding_file, funding_rate,
-                                  funding_interval_hours, intrabar)
+                                  funding_interval_hours, intrabar, mark)
         options["data"] = os.fspath(path)
         options["market_cache"] = bool(cache)
         return cls(_core.load_market(options), options)
@@ -127,6 +133,7 @@ class Market:
         funding_rate: float = 0.0001,
         funding_interval_hours: float = 8.0,
         intrabar: Optional[PathLike] = None,
+        mark: Optional[PathLike] = None,
     ) -> "Market":
         """A DataFrame of candles, checked by the rules of the CSV loader.
 
@@ -142,14 +149,15 @@ class Market:
         The frame goes through the engine's long-CSV loader (Note [Long CSV
         contract]), so every rule and message is the command line's; an
         error is a :class:`btforge.errors.DataError` whose ``row`` and
-        ``index`` locate it in the frame. ``intrabar``: a CSV of finer bars of
-        the same symbols, as for :meth:`from_csv`.
+        ``index`` locate it in the frame. ``intrabar`` and ``mark``: CSVs of
+        finer bars and of the mark price's bars of the same symbols, as for
+        :meth:`from_csv`.
         """
         long = _long_frame(frame, symbol)
         labels = frame.index
         text, unit = _csv_text(long, timestamp_unit)
         options = _market_options(instruments, symbols, unit, funding_file, funding_rate, funding_interval_hours,
-                                  intrabar)
+                                  intrabar, mark)
         options["data"] = _DATAFRAME
         options["data_text"] = text
         try:

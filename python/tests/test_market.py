@@ -148,3 +148,29 @@ def test_finer_bars_settle_the_bars_they_can(run_cli, tmp_path):
     assert "60 finer bars per bar (1-minute bars in 1-hour bars)" in framed.description
     from_frame = btforge.sweep(framed, params=params, all_rows=True, threads=2, backend="cpu", progress=False).table
     pd.testing.assert_frame_equal(from_frame, walked, check_exact=True)
+
+
+def test_a_mark_price_is_read_as_the_command_line_reads_it(run_cli, tmp_path):
+    # Note [Mark price]: the same mark file through Python and through `sweep --mark` gives the same rows.
+    run_cli("data", "synth", "--synthetic-bars", "3000", "--synthetic-symbols", "2", "-o", str(tmp_path / "last.csv"))
+    last = pd.read_csv(tmp_path / "last.csv")
+    mark = last[["timestamp", "symbol"]].copy()
+    for column in ("open", "high", "low", "close"):
+        mark[column] = (last[column] * 0.99).round(2)
+    mark["volume"] = 0
+    mark.to_csv(tmp_path / "mark.csv", index=False)
+    params = ["risk_per_trade=0.5", "max_leverage=10,50", "sl_atr=4,20"]
+    marked = btforge.Market.from_csv(tmp_path / "last.csv", mark=tmp_path / "mark.csv", cache=False)
+    assert "mark price from" in marked.description
+    plain = btforge.Market.from_csv(tmp_path / "last.csv", cache=False)
+    assert "mark price: none (liquidation reads the last price)" in plain.description
+    ours = btforge.sweep(marked, params=params, all_rows=True, threads=2, backend="cpu", progress=False,
+                         margin_mode="isolated").table
+    run_cli("sweep", "--data", str(tmp_path / "last.csv"), "--mark", str(tmp_path / "mark.csv"), "--all-rows",
+            "--margin-mode", "isolated", *[a for p in params for a in ("--param", p)], "-o", str(tmp_path / "cli"))
+    theirs = pd.read_csv(tmp_path / "cli.csv")
+    assert list(ours["n_liquidations"]) == list(theirs["n_liquidations"])
+    assert list(ours["sharpe"]) == list(theirs["sharpe"])
+    unmarked = btforge.sweep(plain, params=params, all_rows=True, threads=2, backend="cpu", progress=False,
+                             margin_mode="isolated").table
+    assert list(unmarked["n_liquidations"]) != list(ours["n_liquidations"])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The mark price (on the branch mark-price, not landed) on one GPU: every
-# strategy's parity on a market with a synthetic mark (parity --mark-prices; the leveraged specs
+# The mark price (Note [Mark price]) on one GPU: every strategy's parity on
+# a market with a synthetic mark (parity --mark-prices; the leveraged specs
 # of parity-tests/specs where there is one, so that liquidations happen) in
 # both margin modes; the cost of the mark's code to runs without one: A
 # (main's binary before it) against B (this one), each strategy's large

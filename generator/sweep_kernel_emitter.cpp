@@ -89,7 +89,8 @@ OutputFile emit_sweep_kernel(const EmitContext& context, const StrategyTarget& t
     // Note [Kernels for finer bars]
     const bool finer = reads_finer_bars(context, spec.name);
     data.set("reads_finer_bars", TemplateData(finer));
-    data.set("market_without_finer_bars", finer ? "without_finer_bars" : "shaped_market");
+    // Note [Kernels for a mark price]: the plain kernels of every strategy fold the mark away.
+    data.set("market_without_finer_bars", finer ? "without_finer_bars" : "without_mark_price");
     // The emu build compiles this file for the host: the parameter struct's
     // layout is pinned like the layout header's structs.
     data.set("static_asserts", layout_static_asserts(params));

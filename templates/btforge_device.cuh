@@ -114,6 +114,35 @@ BTFORGE_DEVICE inline const MarketView& shaped_market(const MarketView& market) 
 BTFORGE_DEVICE inline MarketView without_finer_bars(const MarketView& launch_market) {
     MarketView market = shaped_market(launch_market);
     market.fine_per_bar = 0;
+    market.mark_open = nullptr;  // Note [Kernels for a mark price]
+    market.mark_high = nullptr;
+    market.mark_low = nullptr;
+    return market;
+}
+
+// Note [Kernels for a mark price]
+// A mark price (Note [Mark price]) is read by the liquidation every
+// strategy shares, at every bar a position is held. Tested at run time in
+// the kernels of every run, it cost runs without a mark 4-11% on one H200
+// (docs/PERFORMANCE.md, issue 33). So the plain and _periods kernels see
+// the mark as the constant null (a copy of the view, without_finer_bars
+// or without_mark_price), and every strategy has two kernels more, _mark
+// and _periods_mark, that read it; the host launches those for a market
+// with a mark, and only then. A market with a mark has no finer bars (the
+// host refuses both), so they see fine_per_bar as the constant 0 and the
+// _finer ones see the mark as null.
+BTFORGE_DEVICE inline MarketView without_mark_price(const MarketView& launch_market) {
+    MarketView market = shaped_market(launch_market);
+    market.mark_open = nullptr;
+    market.mark_high = nullptr;
+    market.mark_low = nullptr;
+    return market;
+}
+
+BTFORGE_DEVICE inline MarketView with_mark_price(const MarketView& launch_market) {
+    MarketView market = shaped_market(launch_market);
+    market.fine_per_bar = 0;
+    market.fine_legs = 0;
     return market;
 }
 

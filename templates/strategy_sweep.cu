@@ -110,3 +110,31 @@ BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods_finer)(const btforge::dev
 #define BTFORGE_FINER_KERNELS_{{strategy}} \
     &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep), &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods)
 {{/reads_finer_bars}}
+
+// Note [Kernels for a mark price]: the two kernels above for a market with a mark price.
+extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
+BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_mark)(const btforge::device::SweepLaunch launch) {
+    unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (ordinal >= launch.count) return;
+    btforge::device::{{params_struct}} p;
+    btforge::device::{{series_struct}} s;
+    btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
+    btforge::device::{{entry}}(btforge::device::with_mark_price(launch.market), s, p, launch.account,
+                               launch.rows[ordinal], nullptr, nullptr, nullptr);
+}
+
+extern "C" BTFORGE_GLOBAL void __launch_bounds__({{max_threads}}, {{min_blocks}})
+BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods_mark)(const btforge::device::SweepLaunch launch) {
+    unsigned long long ordinal = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (ordinal >= launch.count) return;
+    btforge::device::{{params_struct}} p;
+    btforge::device::{{series_struct}} s;
+    btforge::device::decode_{{strategy}}(launch, launch.combination_ids[ordinal], p, s);
+    btforge::device::{{entry}}(btforge::device::with_mark_price(launch.market), s, p, launch.account,
+                               launch.rows[ordinal], nullptr,
+                               launch.marks != nullptr ? launch.marks + ordinal * launch.account.equity_marks : nullptr,
+                               launch.periods + ordinal * launch.account.n_periods);
+}
+
+#define BTFORGE_MARK_KERNELS_{{strategy}} \
+    &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_mark), &BTFORGE_KERNEL_NAME(btforge_{{strategy}}_sweep_periods_mark)

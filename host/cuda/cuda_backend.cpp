@@ -216,7 +216,7 @@ ChosenKernel choose_kernel(const CudaDriver& driver, const SweepJob& job, const 
     source.compute_major = info.compute_major;
     source.compute_minor = info.compute_minor;
     chosen.entry = "btforge_" + strategy + "_sweep" + (keeps_period_outputs(job.account) ? "_periods" : "") +
-                   (runs_finer_kernels(*job.binding, job.market->view()) ? "_finer" : "") +
+                   sweep_kernels_suffix(sweep_kernels_of(*job.binding, job.market->view())) +
                    std::string(variant.suffix);
     return chosen;
 }

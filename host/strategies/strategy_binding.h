@@ -35,11 +35,19 @@ struct StrategyBinding {
     bool reads_finer_bars = false;
 };
 
-// Whether a run of `binding` on `market` launches the kernels that read
-// finer bars (Note [Kernels for finer bars]): the market has them and the
-// strategy reads them.
-inline bool runs_finer_kernels(const StrategyBinding& binding, const MarketView& market) {
-    return binding.reads_finer_bars && market.fine_per_bar > 0;
+// The pair of kernels a run launches: the plain ones, those that read finer
+// bars (Note [Kernels for finer bars]: the market has them and the strategy
+// reads them) or those that read a mark price (Note [Kernels for a mark
+// price]: the market has one). A market never has both.
+enum class SweepKernels { plain, finer, mark };
+inline SweepKernels sweep_kernels_of(const StrategyBinding& binding, const MarketView& market) {
+    if (binding.reads_finer_bars && market.fine_per_bar > 0) return SweepKernels::finer;
+    if (market.mark_open != nullptr) return SweepKernels::mark;
+    return SweepKernels::plain;
+}
+// The kernels' name suffix: "", "_finer" or "_mark".
+inline const char* sweep_kernels_suffix(SweepKernels kernels) {
+    return kernels == SweepKernels::finer ? "_finer" : kernels == SweepKernels::mark ? "_mark" : "";
 }
 
 std::span<const StrategyBinding> strategy_bindings();

@@ -33,7 +33,7 @@ SweepOutcome run_emu_sweep(const SweepJob& job, const SweepOptions& options, std
     // Note [Kernel variants]
     const KernelVariant& variant = choose_kernel_variant(job.market->n_symbols(), kernel_variant);
     emu::EmuKernel kernel = emu::find_emu_kernel(job.spec->name, keeps_period_outputs(job.account),
-                                                 runs_finer_kernels(*job.binding, job.market->view()), variant.name);
+                                                 sweep_kernels_of(*job.binding, job.market->view()), variant.name);
     if (kernel == nullptr) {
         std::string known;
         for (const emu::EmuKernelEntry& e : emu::emu_kernels()) known += (known.empty() ? "" : ", ") + std::string(e.strategy);

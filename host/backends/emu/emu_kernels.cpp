@@ -41,10 +41,12 @@ std::span<const EmuKernelEntry> emu_kernels(std::string_view variant) {
     return {};
 }
 
-EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods, bool finer, std::string_view variant) {
+EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods, SweepKernels kernels,
+                          std::string_view variant) {
     for (const EmuKernelEntry& entry : emu_kernels(variant)) {
         if (entry.strategy != strategy) continue;
-        if (finer) return with_periods ? entry.kernel_with_periods_finer : entry.kernel_finer;
+        if (kernels == SweepKernels::finer) return with_periods ? entry.kernel_with_periods_finer : entry.kernel_finer;
+        if (kernels == SweepKernels::mark) return with_periods ? entry.kernel_with_periods_mark : entry.kernel_mark;
         return with_periods ? entry.kernel_with_periods : entry.kernel;
     }
     return nullptr;

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "generated/btforge_layout.h"
+#include "host/strategies/strategy_binding.h"
 
 namespace btforge::emu {
 
@@ -18,6 +19,9 @@ struct EmuKernelEntry {
     // (the two above where the strategy never reads them).
     EmuKernel kernel_finer;
     EmuKernel kernel_with_periods_finer;
+    // Note [Kernels for a mark price]: the two for markets with a mark price.
+    EmuKernel kernel_mark;
+    EmuKernel kernel_with_periods_mark;
 };
 
 // One entry per strategy of generated/btforge_entry_points.h, in its order,
@@ -26,10 +30,10 @@ struct EmuKernelEntry {
 std::span<const EmuKernelEntry> emu_kernels(std::string_view variant = "");
 // nullptr when generated/ has no kernel for `strategy` in that variant;
 // `with_periods`: the kernel that writes period statistics (Note [Two
-// kernels per strategy]); `finer`: the one for a market with finer bars
-// (Note [Kernels for finer bars]).
-EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods = false, bool finer = false,
-                          std::string_view variant = "");
+// kernels per strategy]); `kernels`: the pair for the run's market (Note
+// [Kernels for finer bars], Note [Kernels for a mark price]).
+EmuKernel find_emu_kernel(std::string_view strategy, bool with_periods = false,
+                          SweepKernels kernels = SweepKernels::plain, std::string_view variant = "");
 
 // The indicator kernels of generated/indicator_series.cu compiled for the host.
 using EmuIndicatorKernel = void (*)(device::IndicatorLaunch);

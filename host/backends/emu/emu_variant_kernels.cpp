@@ -56,7 +56,8 @@ namespace {
 
 #define BTFORGE_EMU_KERNEL_ENTRY(name)                                                        \
     EmuKernelEntry{#name, &BTFORGE_KERNEL_NAME(btforge_##name##_sweep),                       \
-                   &BTFORGE_KERNEL_NAME(btforge_##name##_sweep_periods), BTFORGE_FINER_KERNELS_##name},
+                   &BTFORGE_KERNEL_NAME(btforge_##name##_sweep_periods), BTFORGE_FINER_KERNELS_##name, \
+                   BTFORGE_MARK_KERNELS_##name},
 constexpr EmuKernelEntry kEmuKernels[] = {BTFORGE_FOR_EACH_STRATEGY(BTFORGE_EMU_KERNEL_ENTRY)};
 #undef BTFORGE_EMU_KERNEL_ENTRY
 

@@ -66,11 +66,17 @@ TEST_CASE("the emu backend has every strategy's kernels in every variant, under 
         REQUIRE(kernels.size() == first.size());
         for (std::size_t i = 0; i < kernels.size(); ++i) {
             CHECK(kernels[i].strategy == first[i].strategy);
-            CHECK((emu::find_emu_kernel(kernels[i].strategy, false, false, v.name) == kernels[i].kernel));
-            CHECK((emu::find_emu_kernel(kernels[i].strategy, true, false, v.name) == kernels[i].kernel_with_periods));
-            CHECK((emu::find_emu_kernel(kernels[i].strategy, false, true, v.name) == kernels[i].kernel_finer));
-            CHECK((emu::find_emu_kernel(kernels[i].strategy, true, true, v.name) ==
+            const std::string_view name = kernels[i].strategy;
+            CHECK((emu::find_emu_kernel(name, false, SweepKernels::plain, v.name) == kernels[i].kernel));
+            CHECK((emu::find_emu_kernel(name, true, SweepKernels::plain, v.name) == kernels[i].kernel_with_periods));
+            CHECK((emu::find_emu_kernel(name, false, SweepKernels::finer, v.name) == kernels[i].kernel_finer));
+            CHECK((emu::find_emu_kernel(name, true, SweepKernels::finer, v.name) ==
                    kernels[i].kernel_with_periods_finer));
+            // Note [Kernels for a mark price]: every strategy has its own pair for a market with a mark.
+            CHECK((emu::find_emu_kernel(name, false, SweepKernels::mark, v.name) == kernels[i].kernel_mark));
+            CHECK((emu::find_emu_kernel(name, true, SweepKernels::mark, v.name) == kernels[i].kernel_with_periods_mark));
+            CHECK((kernels[i].kernel_mark != kernels[i].kernel));
+            CHECK((kernels[i].kernel_with_periods_mark != kernels[i].kernel_with_periods));
             // Note [Kernels for finer bars]: only a strategy that reads finer bars has kernels of its own for them.
             const StrategyBinding* binding = find_strategy_binding(kernels[i].strategy);
             REQUIRE(binding != nullptr);

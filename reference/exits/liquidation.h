@@ -42,7 +42,9 @@ namespace btforge {
 //      after the stop, whatever the bar did first.
 // A position filled inside the bar (a resting entry) uses its fill price as
 // the open, as its stop does (Note [A fill inside the bar meets its stop in
-// that bar]). The fill itself is Note [Liquidation fill].
+// that bar]). The fill itself is Note [Liquidation fill]. Where the market
+// carries a mark price, the prices of 1 and 2 are the mark's and the stop of
+// 3 is shifted by the bar's basis (Note [Mark price]).
 enum BT_KERNEL LiquidationOutcome : int { kNotLiquidated = 0, kLiquidated = 1, kLiquidatedAtOpen = 2 };
 
 struct BT_KERNEL LiquidationCheck {

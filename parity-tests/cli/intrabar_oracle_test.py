@@ -443,18 +443,22 @@ class IntrabarOracle(e2e.CliTestCase):
         self.assertIn("its 45-minute bars do not divide the market's 1-hour bars", p.stderr)
         self.assertFalse(any(name.startswith("refused") for name in os.listdir(self.dir)))
 
+    def replay(self, strategy, p, *settled):
+        """`replay` of combination `p` on the hours, the bars `settled` as given (--intrabar FILE or
+        --intrabar-order ORDER): the run, its metrics and its fill log."""
+        sets = [a for k, v in p.items() for a in ("--set", "%s=%s" % (k, v))]
+        trades = self.path("t.csv")
+        run = self.btforge("replay", "--strategy", strategy, *sets, "--slippage", "0", "--data", self.hours_csv,
+                           *settled, "--no-market-cache", "--trades", trades, "--equity", self.path("e.csv"))
+        _, log, _ = e2e.read_csv(trades)
+        return run, dict(e2e.parse_metrics(run.stdout)), log
+
     def test_every_exit_is_the_simulations(self):
         atr = self.atr(BASE["atr_period"])
         totals = {"magnified": 0, "ambiguous": 0, "trades": 0}
         for p in COMBINATIONS:
             with self.subTest(p=p):
-                sets = [a for k, v in p.items() for a in ("--set", "%s=%s" % (k, v))]
-                trades = self.path("t.csv")
-                run = self.btforge("replay", "--strategy", "default", *sets, "--slippage", "0", "--data",
-                                   self.hours_csv, "--intrabar", self.minutes_csv, "--no-market-cache", "--trades",
-                                   trades, "--equity", self.path("e.csv"))
-                metrics = dict(e2e.parse_metrics(run.stdout))
-                _, log, _ = e2e.read_csv(trades)
+                _, metrics, log = self.replay("default", p, "--intrabar", self.minutes_csv)
                 self.assertNotIn("liquidation", [f["reason"] for f in log])
                 expected, magnified, ambiguous = simulate(self.hours, self.paths, atr, log, p)
                 for trade, fills in expected.items():
@@ -477,14 +481,8 @@ class IntrabarOracle(e2e.CliTestCase):
             walked = trades = 0
             for p in LEG_COMBINATIONS:
                 with self.subTest(order=order, p=p):
-                    sets = [a for k, v in p.items() for a in ("--set", "%s=%s" % (k, v))]
-                    trade_file = self.path("t.csv")
-                    run = self.btforge("replay", "--strategy", "default", *sets, "--slippage", "0", "--data",
-                                       self.hours_csv, "--intrabar-order", order, "--no-market-cache", "--trades",
-                                       trade_file, "--equity", self.path("e.csv"))
+                    run, metrics, log = self.replay("default", p, "--intrabar-order", order)
                     self.assertIn("order inside a bar: the %s extreme first" % order.split("-")[0], run.stdout)
-                    metrics = dict(e2e.parse_metrics(run.stdout))
-                    _, log, _ = e2e.read_csv(trade_file)
                     expected, magnified, ambiguous = simulate(self.hours, {}, atr, log, p, legs)
                     for trade, fills in expected.items():
                         got = [(int(f["bar"]), f["reason"], float(f["price"]), float(f["qty"]))
@@ -543,13 +541,7 @@ class IntrabarOracle(e2e.CliTestCase):
                              "k=%r" % p["bb_k"], "--data", self.hours_csv, "--no-market-cache", "-o", bands)
                 _, rows, _ = e2e.read_csv(bands)
                 upper, lower = [float(r["upper"]) for r in rows], [float(r["lower"]) for r in rows]
-                sets = [a for k, v in p.items() for a in ("--set", "%s=%s" % (k, v))]
-                trades = self.path("t.csv")
-                run = self.btforge("replay", "--strategy", "band_reversion", *sets, "--slippage", "0", "--data",
-                                   self.hours_csv, "--intrabar", self.minutes_csv, "--no-market-cache", "--trades",
-                                   trades, "--equity", self.path("e.csv"))
-                metrics = dict(e2e.parse_metrics(run.stdout))
-                _, log, _ = e2e.read_csv(trades)
+                _, metrics, log = self.replay("band_reversion", p, "--intrabar", self.minutes_csv)
                 expected, magnified, ambiguous = simulate_breakouts(self.hours, self.paths, upper, lower,
                                                                     self.atr(p["atr_period"]), log, p)
                 self.assertEqual([(int(f["bar"]), f["reason"], float(f["price"])) for f in log], expected)

@@ -11,6 +11,7 @@ standard library only.
 """
 
 import csv
+import datetime
 import json
 import os
 
@@ -141,6 +142,28 @@ class Liquidation(e2e.CliTestCase):
         refused = self.btforge("sweep", "-o", "refused", *data, "--mark", self.path("mark_below.csv"), "--intrabar",
                                self.path("last.csv"), expect=2)
         self.assertIn("--mark and --intrabar", refused.stderr)
+
+        # The same mark as Binance publishes it (markPriceKlines: a kline file per symbol, the trade klines'
+        # twelve columns with the volumes 0 and the count of index prices), through `data import`.
+        files = []
+        for n, symbol in enumerate(sorted({b["symbol"] for b in bars})):
+            name = self.path("%s-1h-2024-01.csv" % symbol)
+            files.append(name)
+            with open(name, "w") as f:
+                if n == 0:  # newer dumps have a header, older ones none
+                    f.write("open_time,open,high,low,close,volume,close_time,quote_volume,count,"
+                            "taker_buy_volume,taker_buy_quote_volume,ignore\n")
+                for b in bars:
+                    if b["symbol"] != symbol:
+                        continue
+                    t = datetime.datetime.fromisoformat(b["timestamp"].replace("Z", "+00:00"))
+                    ms = int(t.timestamp()) * 1000
+                    o, h, lo, c = (round(float(b[k]) * 0.99, 2) for k in ("open", "high", "low", "close"))
+                    f.write("%d,%r,%r,%r,%r,0,%d,0,3600,0,0,0\n" % (ms, o, h, lo, c, ms + 3599999))
+        self.btforge("data", "import", "--format", "binance-klines", *files, "-o", self.path("mark_binance.csv"))
+        self.btforge("sweep", "--all-rows", "-o", "binance", *data, "--mark", self.path("mark_binance.csv"))
+        with open(self.path("below.csv")) as a, open(self.path("binance.csv")) as b:
+            self.assertEqual(a.read(), b.read(), "Binance's mark-price klines gave other rows than the same prices")
 
 
 if __name__ == "__main__":

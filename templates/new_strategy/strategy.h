@@ -21,6 +21,7 @@
 #include "reference/accounting/holding.h"
 #include "reference/accounting/quantize.h"
 #include "reference/kernel_marker.h"
+#include "reference/market/mark_price.h"
 #include "reference/market/market_view.h"
 #include "reference/market/symbol_set.h"
 #include "reference/metrics/metrics.h"
@@ -112,9 +113,10 @@ BT_KERNEL inline void run_{{name}}_strategy(const MarketView& m, const {{type}}S
             if (holding.side == 0) continue;
             where.trade_index = st.trade_index;
             settle_funding(pf.account, holding, log, where, m, i);
-            // Note [One stop exit for every strategy]: the liquidation where the price reaches it first, else the stop.
+            // Note [One stop exit for every strategy]: the liquidation where the price reaches it first, else the
+            // stop; the liquidation reads the mark price where the market has one (Note [Mark price]).
             exit_at_stop_or_liquidation(pf, metrics, log, config, where, every_symbol, st.stop, m.open[i], m.open[i],
-                                        m.high[i], m.low[i]);
+                                        m.high[i], m.low[i], mark_prices(m, i, m.open[i], m.high[i], m.low[i]));
         }
 
         // At the close: signals for the next open; everything closes at the

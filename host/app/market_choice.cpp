@@ -167,24 +167,21 @@ LoadedMarket load_market(const MarketChoice& c) {
         loaded.funding_note = note;
     }
     description << ": " << loaded.market.n_symbols() << " symbols x " << loaded.market.n_bars() << " bars";
-    if (!c.intrabar_file.empty()) {
-        // Note [Checking finer bars]: the finer file's own symbols, all of them, matched by name.
+    // A file of bars beside the market's (finer bars, a mark price), read as --data is.
+    auto load_beside = [&](const std::string& file) {
         MarketLoadOptions options;
         options.timestamp_unit = timestamp_unit;
         options.funding_interval_ms = interval_ms;
-        const Market finer = c.market_cache ? load_market_csv_cached(c.intrabar_file, options, nullptr, nullptr)
-                                            : load_market_csv(c.intrabar_file, options);
-        const FinerBarsUse use = attach_finer_bars(loaded.market, finer, c.intrabar_file);
+        return c.market_cache ? load_market_csv_cached(file, options, nullptr, nullptr) : load_market_csv(file, options);
+    };
+    if (!c.intrabar_file.empty()) {
+        // Note [Checking finer bars]: the finer file's own symbols, all of them, matched by name.
+        const FinerBarsUse use = attach_finer_bars(loaded.market, load_beside(c.intrabar_file), c.intrabar_file);
         description << "; " << describe_finer_bars(use, c.intrabar_file);
     }
     if (!c.mark_file.empty()) {
         // Note [Checking mark prices]
-        MarketLoadOptions options;
-        options.timestamp_unit = timestamp_unit;
-        options.funding_interval_ms = interval_ms;
-        const Market mark = c.market_cache ? load_market_csv_cached(c.mark_file, options, nullptr, nullptr)
-                                           : load_market_csv(c.mark_file, options);
-        const MarkPricesUse use = attach_mark_prices(loaded.market, mark, c.mark_file);
+        const MarkPricesUse use = attach_mark_prices(loaded.market, load_beside(c.mark_file), c.mark_file);
         description << "; " << describe_mark_prices(&use, c.mark_file);
     } else {
         description << "; " << describe_mark_prices(nullptr, "");

@@ -37,11 +37,14 @@
 // other bar, a limit entry's among them (the limit and the stop beyond it
 // lie on one side), is settled by its own prices, unchanged. A walked bar
 // counts no ambiguous bar; a bar without a path (fine_path 0) is settled
-// and counted as without finer bars. The legs of a bar (Note [A bar as
-// three legs]) are walked the same way, for the side of the order, but an
-// entry filled on a leg does not meet its stop on that leg: a leg is
-// straight, and after the fill it goes on away from the stop (a finer bar
-// of the data may turn back, and the rule above takes that it did).
+// and counted as without finer bars. The walk ends at the fill where the
+// rest of the bar can no longer close the position (Note [Out of reach for
+// the rest of a bar]): most fills, whose stop the bar does not reach. The
+// legs of a bar (Note [A bar as three legs]) are walked the same way, for
+// the side of the order, but an entry filled on a leg does not meet its
+// stop on that leg: a leg is straight, and after the fill it goes on away
+// from the stop (a finer bar of the data may turn back, and the rule above
+// takes that it did).
 
 #include <cmath>
 
@@ -195,8 +198,15 @@ BT_KERNEL inline void walk_stop_entry_bar(Portfolio& pf, MetricsAccumulator& met
             fill = try_fill_resting_entry(st.order, config, bar.open, bar.high, bar.low);
             if (fill.filled != 0) {
                 open_from_resting_entry(pf, log, config, where, st, p, m, s, equity_prev_close, trades_started, fill);
+                // Note [Out of reach for the rest of a bar]: then the finer bars left change nothing.
+                if (holding.side != 0 &&
+                    stop_and_liquidation_out_of_reach(pf, s, every_symbol, st.stop, m.high[i], m.low[i]) != 0) {
+                    break;
+                }
             }
         }
+        // Flat with the order spent (filled too small to trade): nothing is left to happen in this bar.
+        if (holding.side == 0 && st.order.kind == kNoEntryOrder) break;
         // A leg is straight: after a fill on it the price goes on away from the stop.
         if (holding.side == 0 || (m.fine_legs != 0 && fill.filled != 0)) continue;
         where.trade_index = st.trade_index;

@@ -53,6 +53,10 @@ const std::vector<Row>& rows() {
         {"a finer bar that opens beyond the order fills at its open (stop 99.5)", 1,
          {{98.5, 99.0, 98.0, 98.8}, {103.5, 104.0, 103.4, 103.6}, {103.6, 103.6, 99.0, 99.2}, {99.2, 100.0, 99.2, 100.0}},
          0, true, {{kRestingEntry, 103.5}, {kStopLoss, 99.5}}, 0, 1},
+        {"the fill, the rest of the bar out of reach of the stop at 99: the walk ends at the fill; it stays", 1,
+         {{100.0, 100.5, 99.5, 100.2}, {100.2, 103.5, 100.2, 103.2}, {103.2, 103.4, 101.0, 101.5},
+          {101.5, 101.5, 100.0, 100.0}},
+         0, true, {{kRestingEntry, 103.0}}, 0, 1},
         {"the fill and its stop in one finer bar: the stop, from the fill", 1,
          {{98.5, 99.0, 98.5, 98.8}, {98.8, 103.5, 98.0, 99.0}, {99.0, 100.0, 99.0, 99.8}, {99.8, 100.0, 99.8, 100.0}},
          0, true, {{kRestingEntry, 103.0}, {kStopLoss, 99.0}}, 0, 1},
@@ -147,4 +151,40 @@ TEST_CASE("finer bars leave a limit entry's bar to its own prices") {
     CHECK(r.fills[1].price == 93.0);
     CHECK(r.metrics.magnified_bars == 0);
     CHECK(r.metrics.ambiguous_bars == 0);
+}
+
+// Note [Out of reach for the rest of a bar]: the stop far away (5 ATR, at
+// 93) but the position 20 times the equity, one maintenance tier of 1%: a
+// long of q = 1941.747 filled at 103 is liquidated at (103 q - 10000) /
+// (0.99 q) = 98.838 in cross margin, which bar 3's low of 98 reaches. The
+// walk may not end at the fill: the path decides whether the low came after
+// it (liquidated) or before it (it stays).
+TEST_CASE("a walk goes on past the fill where the bar reaches the liquidation, even with the stop out of reach") {
+    const double q = 1941.747;
+    const double liquidation = (103.0 * q - 10000.0) / (0.99 * q);
+    for (bool low_after_fill : {true, false}) {
+        CAPTURE(low_after_fill);
+        Row row{"", 1, low_after_fill ? kFillThenLow : kLowThenFill, 0, true, {}, 0, 1};
+        BandScenario sc = scenario(row);
+        sc.params.sl_atr = 5.0;
+        sc.params.position_fraction = 20.0;
+        MarginSchedule one_tier{};
+        one_tier.n_tiers = 1;
+        one_tier.rate[0] = 0.01;
+        sc.market.margin[0] = one_tier;
+        ScenarioResult r = sc.run();
+        REQUIRE(r.fills.size() >= 2);
+        CHECK(r.fills[0].bar == 3);
+        CHECK(r.fills[0].reason == kRestingEntry);
+        CHECK(r.fills[0].qty == doctest::Approx(q).epsilon(1e-12));
+        if (low_after_fill) {
+            CHECK(r.fills[1].bar == 3);
+            CHECK(r.fills[1].reason == kLiquidation);
+            CHECK(r.fills[1].price == doctest::Approx(liquidation).epsilon(1e-12));
+        } else {
+            CHECK(r.fills[1].bar == 4);
+            CHECK(r.fills[1].reason == kSignalExit);
+        }
+        CHECK(r.metrics.magnified_bars == 1);
+    }
 }

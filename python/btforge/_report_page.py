@@ -6,6 +6,7 @@ methods only: this module does not import btforge.sweep, which calls it.
 from __future__ import annotations
 
 import html
+import itertools
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -215,8 +216,9 @@ def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay:
     valid_rows = int(result.table["valid"].sum()) if "valid" in result.table.columns else len(result.table)
     if varied and valid_rows > 0:
         part = "<h2>Parameters</h2>"
-        if len(varied) >= 2:
-            part += chart(plots.heatmap(result, varied[0], varied[1]))
+        # Every pair of varied parameters, each over the others' best (plots.heatmap's max).
+        for x, y in itertools.combinations(varied, 2):
+            part += chart(plots.heatmap(result, x, y))
         for parameter in varied[:3]:
             part += chart(plots.stability(result, parameter))
         if len(result.table) < int(summary.get("combinations", 0)):

@@ -10,6 +10,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from . import _core
+
 # Note [Python modules one way]: "SweepResult" and "Replay" below are
 # annotations only; this module is imported by btforge.sweep and
 # btforge.replay and imports neither.
@@ -42,11 +44,27 @@ def _rows(result: "SweepResult", fixed: Optional[Mapping[str, Any]]) -> pd.DataF
     return rows
 
 
+# Note [Heatmap colours]
+# A metric's heatmap runs on a diverging scale centred on zero, so a cell's
+# colour says its sign before its size: red where the combination lost
+# (a Sharpe of -0.2), green where it gained (+0.1), whatever the range of
+# the other cells. For a metric where less is better (the drawdown, the
+# fees; the engine's own ranking direction, _core.metric_higher_is_better)
+# the scale is turned round, so red is still the bad side. A count of rows
+# has no sign: it gets a sequential scale from its minimum.
+def _heatmap_colours(name: str, agg: str) -> Dict[str, Any]:
+    if agg == "count":
+        return {"colorscale": "Viridis"}
+    return {"colorscale": "RdYlGn", "zmid": 0.0,
+            "reversescale": not _core.metric_higher_is_better().get(name, True)}
+
+
 def heatmap(result: "SweepResult", x: str, y: str, metric: Optional[str] = None, agg: str = "max",
             fixed: Optional[Mapping[str, Any]] = None) -> go.Figure:
     """``metric`` (default: the ranking metric) over two parameters: the other
     parameters are fixed by ``fixed`` ({name: value}) and aggregated over by
-    ``agg`` (max, mean, median, min or count)."""
+    ``agg`` (max, mean, median, min or count); the colours are centred on
+    zero (Note [Heatmap colours])."""
     if agg not in _AGGREGATES:
         raise ValueError(f"agg must be one of {', '.join(_AGGREGATES)}, got {agg!r}")
     name = _metric(result, metric)
@@ -56,7 +74,7 @@ def heatmap(result: "SweepResult", x: str, y: str, metric: Optional[str] = None,
     rows = _rows(result, fixed)
     grid = rows.pivot_table(index=y, columns=x, values=name, aggfunc=agg)
     figure = go.Figure(go.Heatmap(z=grid.values, x=[str(v) for v in grid.columns], y=[str(v) for v in grid.index],
-                                  colorscale="RdYlGn", colorbar={"title": name},
+                                  colorbar={"title": name}, **_heatmap_colours(name, agg),
                                   hovertemplate=f"{x}=%{{x}}<br>{y}=%{{y}}<br>{agg} {name}=%{{z:.4g}}<extra></extra>"))
     figure.update_layout(title=f"{agg} {name} over {x} x {y}{_rows_note(result)}", xaxis_title=x, yaxis_title=y)
     return figure

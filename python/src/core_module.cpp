@@ -2,9 +2,11 @@
 // The package's modules call these few entry points; everything they run is
 // the code the command line runs (Note [One sweep, two front ends]).
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "host/engine/metric_columns.h"
 #include "host/strategies/strategy_binding.h"
 #include "python/src/bindings.h"
 #include "python/src/error_translation.h"
@@ -22,6 +24,12 @@ NB_MODULE(_core, m) {
         std::vector<std::string> names;
         for (const btforge::StrategyBinding& b : btforge::strategy_bindings()) names.emplace_back(b.name);
         return names;
+    });
+    // The ranking direction of every metric column, for the pictures' colours (btforge.plots).
+    m.def("metric_higher_is_better", [] {
+        std::map<std::string, bool> direction;
+        for (const btforge::MetricColumn& c : btforge::metric_columns()) direction[std::string(c.name)] = c.higher_is_better;
+        return direction;
     });
     m.attr("version") = BTFORGE_VERSION;
 }

@@ -43,9 +43,11 @@ def test_report_of_a_python_sweep(tmp_path, artifacts):
                            walk_forward="rolling:4", pbo=True, threads=2, backend="cpu", progress=False)
     page = result.report(tmp_path / "report.html")
     charts, drawn, errors, text = render(page, artifacts / "report-python.png")
-    # walk-forward, PBO, heatmap, three stability plots, the replay's equity
-    assert (charts, drawn, errors) == (7, 7, 0), text
+    # walk-forward, PBO, a heatmap for each of the three pairs, three stability plots, the replay's equity
+    assert (charts, drawn, errors) == (9, 9, 0), text
     html = open(page, encoding="utf-8").read()
+    for pair in ("ema_fast x sl_atr", "ema_fast x tp_atr", "sl_atr x tp_atr"):
+        assert f"max sharpe over {pair}" in html
     assert "https://" not in html.split("<script type=\"text/javascript\">", 1)[0]  # nothing fetched: offline
     assert result.summary["market"] in html and result.verdict.split(":")[0] in html
 
@@ -80,6 +82,21 @@ def test_report_says_what_is_undefined(run_cli, tmp_path, artifacts):
     assert result.pbo["pbo"] is None and result.pbo["pbo_undefined"] == "one combination: nothing was selected"
     assert ("/pbo/pbo", "one combination: nothing was selected") in btforge.report.undefined_statistics(
         result.validation)
+
+
+def test_heatmap_colours_are_centred_on_zero():
+    """Note [Heatmap colours]: red below zero and green above it, whatever the other cells' range; turned
+    round where less is better; a count from its minimum."""
+    market = btforge.Market.synthetic(bars=2000)
+    result = btforge.sweep(market, params=["ema_fast=8,12", "sl_atr=1.5,3"], threads=2, backend="cpu",
+                           progress=False)
+    sharpe = btforge.plots.heatmap(result, "ema_fast", "sl_atr").data[0]
+    assert sharpe.zmid == 0 and not sharpe.reversescale
+    assert sharpe.colorscale[0][1] == "rgb(165,0,38)" and sharpe.colorscale[-1][1] == "rgb(0,104,55)"  # red, green
+    drawdown = btforge.plots.heatmap(result, "ema_fast", "sl_atr", metric="max_drawdown").data[0]
+    assert drawdown.zmid == 0 and drawdown.reversescale
+    count = btforge.plots.heatmap(result, "ema_fast", "sl_atr", agg="count").data[0]
+    assert count.zmid is None and count.colorscale[0][1] != sharpe.colorscale[0][1]
 
 
 def test_a_broken_chart_is_caught(tmp_path):

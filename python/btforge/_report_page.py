@@ -71,16 +71,26 @@ def _table_html(result: SweepResult, rows: int) -> str:
     for marking in ("valid", "enough_trades"):  # Note [Rows with few trades]
         if marking in table.columns and not table[marking].all():
             columns.append(marking)
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    return _frame_html(table[columns])
+
+
+def _frame_html(frame, index: Optional[str] = None) -> str:
+    """A DataFrame as the page's table: its index first where ``index`` names it."""
+    columns = list(frame.columns)
+    head = (f"<th>{html.escape(index)}</th>" if index else "") + "".join(f"<th>{html.escape(str(c))}</th>"
+                                                                          for c in columns)
     body = []
-    for _, row in table.iterrows():
-        cells = []
+    for key, row in frame.iterrows():
+        cells = [f"<td>{html.escape(str(key))}</td>"] if index else []
         for c in columns:
             value = row[c]
             text = f"{value:.6g}" if isinstance(value, float) else str(value)
             cells.append(f"<td>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+_TRADES_SHOWN = 100
 
 
 def _instruments_text(instruments: Optional[Dict[str, Any]]) -> str:
@@ -238,6 +248,13 @@ def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay:
                                                    "equity, drawdown and trades"))
             metrics = " ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in best.metrics.items())
             part += f"<p>Replayed on the CPU reference: {len(best.fills)} fills.</p><pre>{html.escape(metrics)}</pre>"
+            part += chart(plots.monthly_returns(best))
+            trips = best.round_trips
+            if trips is not None and not trips.empty:
+                part += "<h3>By symbol</h3>" + _frame_html(best.by_symbol(), "symbol")
+                shown = trips.head(_TRADES_SHOWN)
+                part += (f"<h3>Trades</h3><p>{'The first ' + str(len(shown)) + ' of ' if len(trips) > len(shown) else ''}"
+                         f"{len(trips)} round trips.</p>" + _frame_html(shown.set_index("trade"), "trade"))
         sections.append(part)
 
     heading = title or f"btforge sweep: {summary.get('strategy', '')}"

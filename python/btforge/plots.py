@@ -185,3 +185,19 @@ def pbo_histogram(result: "SweepResult") -> go.Figure:
     figure.update_layout(title=f"{value}: logit of the winner's out-of-sample rank ({splits})",
                          xaxis_title="logit (below 0: under the out-of-sample median)", yaxis_title="splits")
     return figure
+
+
+def monthly_returns(replay: "Replay", title: Optional[str] = None) -> go.Figure:
+    """The replayed combination's return of each month, a year per row, on
+    colours centred on zero (Note [Heatmap colours])."""
+    returns = replay.monthly_returns
+    years = sorted({p.year for p in returns.index})
+    grid = np.full((len(years), 12), np.nan)
+    for period, value in returns.items():
+        grid[years.index(period.year), period.month - 1] = value
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    figure = go.Figure(go.Heatmap(z=grid * 100.0, x=months, y=[str(y) for y in years], colorscale="RdYlGn",
+                                  zmid=0.0, colorbar={"title": "%"}, texttemplate="%{z:.1f}",
+                                  hovertemplate="%{y} %{x}: %{z:.2f}%<extra></extra>"))
+    figure.update_layout(title=title or "monthly returns (%)", yaxis={"autorange": "reversed", "type": "category"})
+    return figure

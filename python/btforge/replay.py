@@ -36,6 +36,36 @@ class Replay:
         peak = self.equity.cummax()
         return (self.equity / peak - 1.0).rename("drawdown")
 
+    @property
+    def monthly_returns(self) -> pd.Series:
+        """The return of each calendar month (UTC) of the window: the equity at
+        its last bar over that at the month before's last bar (the first month
+        over the initial equity)."""
+        month_end = self.equity.groupby(self.equity.index.tz_convert(None).to_period("M")).last()
+        before = month_end.shift(1)
+        before.iloc[0] = self.initial_equity
+        return (month_end / before - 1.0).rename("return")
+
+    def by_symbol(self) -> pd.DataFrame:
+        """The round trips per symbol: trades, wins, win rate, net PnL, fees,
+        funding, the best and the worst trade's net PnL."""
+        trips = self.round_trips
+        if trips is None or trips.empty:
+            return pd.DataFrame(columns=["trades", "wins", "win_rate", "net_pnl", "fees", "funding", "best_trade",
+                                         "worst_trade"])
+        grouped = trips.groupby("symbol")
+        table = pd.DataFrame({
+            "trades": grouped.size(),
+            "wins": grouped["net_pnl"].apply(lambda pnl: int((pnl > 0).sum())),
+            "net_pnl": grouped["net_pnl"].sum(),
+            "fees": grouped["fees"].sum(),
+            "funding": grouped["funding"].sum(),
+            "best_trade": grouped["net_pnl"].max(),
+            "worst_trade": grouped["net_pnl"].min(),
+        })
+        table.insert(2, "win_rate", table["wins"] / table["trades"])
+        return table
+
     def chart(self, **kw: Any):
         from . import plots
 

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 import btforge
@@ -44,7 +45,8 @@ def test_report_of_a_python_sweep(tmp_path, artifacts):
     page = result.report(tmp_path / "report.html")
     charts, drawn, errors, text = render(page, artifacts / "report-python.png")
     # walk-forward, PBO, a heatmap for each of the three pairs, three stability plots, the replay's equity
-    assert (charts, drawn, errors) == (9, 9, 0), text
+    # and monthly returns
+    assert (charts, drawn, errors) == (10, 10, 0), text
     html = open(page, encoding="utf-8").read()
     for pair in ("ema_fast x sl_atr", "ema_fast x tp_atr", "sl_atr x tp_atr"):
         assert f"max sharpe over {pair}" in html
@@ -59,8 +61,10 @@ def test_report_of_cli_result_files(run_cli, tmp_path, artifacts):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     charts, drawn, errors, text = render(tmp_path / "r.html", artifacts / "report-cli.png")
-    # PBO, heatmap, two stability plots, the replay (replayed from the JSON's inputs)
-    assert (charts, drawn, errors) == (5, 5, 0), text
+    # PBO, heatmap, two stability plots, the replay's equity and monthly returns (replayed from the JSON's inputs)
+    assert (charts, drawn, errors) == (6, 6, 0), text
+    page = open(tmp_path / "r.html", encoding="utf-8").read()
+    assert "<h3>By symbol</h3>" in page and "<h3>Trades</h3>" in page
 
 
 def test_report_says_what_is_undefined(run_cli, tmp_path, artifacts):
@@ -97,6 +101,24 @@ def test_heatmap_colours_are_centred_on_zero():
     assert drawdown.zmid == 0 and drawdown.reversescale
     count = btforge.plots.heatmap(result, "ema_fast", "sl_atr", agg="count").data[0]
     assert count.zmid is None and count.colorscale[0][1] != sharpe.colorscale[0][1]
+
+
+def test_monthly_returns_and_symbols_of_a_replay():
+    """Worked by hand: equity 100 -> 110 at January's last bar -> 99 at February's -> 99 in March."""
+    times = pd.to_datetime(["2024-01-01 00:00", "2024-01-31 23:00", "2024-02-10 00:00", "2024-02-29 23:00",
+                            "2024-03-15 00:00"], utc=True)
+    equity = pd.Series([100.0, 110.0, 120.0, 99.0, 99.0], index=pd.DatetimeIndex(times, name="time"))
+    trips = pd.DataFrame({"trade": [0, 1, 2], "symbol": ["A", "B", "A"], "net_pnl": [10.0, -4.0, -1.0],
+                          "fees": [1.0, 0.5, 0.25], "funding": [0.0, 0.1, 0.0]})
+    replay = btforge.Replay("default", {}, {}, pd.DataFrame(), trips, equity, 100.0, "")
+    returns = replay.monthly_returns
+    assert [str(p) for p in returns.index] == ["2024-01", "2024-02", "2024-03"]
+    assert returns.tolist() == pytest.approx([0.10, 99.0 / 110.0 - 1.0, 0.0], abs=1e-15)
+    figure = btforge.plots.monthly_returns(replay).data[0]
+    assert figure.zmid == 0 and list(figure.y) == ["2024"] and figure.z[0][1] == pytest.approx(-10.0)
+    table = replay.by_symbol()
+    assert table.loc["A"].tolist() == [2, 1, 0.5, 9.0, 1.25, 0.0, 10.0, -1.0]
+    assert table.loc["B"].tolist() == [1, 0, 0.0, -4.0, 0.5, 0.1, -4.0, -4.0]
 
 
 def test_a_broken_chart_is_caught(tmp_path):

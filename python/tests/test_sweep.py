@@ -1,6 +1,10 @@
 """btforge.sweep is `btforge sweep`: the same rows, summary and evidence."""
 
+import importlib.metadata
 import json
+import pathlib
+import re
+import subprocess
 import threading
 import time
 import _thread
@@ -268,3 +272,19 @@ def test_ctrl_c_stops_the_run():
         btforge.sweep(market, grid=grid, threads=1, backend="cpu", progress=False)
     timer.join()
     assert time.perf_counter() - began < 3.0
+
+
+def test_one_version(cli, run_cli, tmp_path):
+    """Note [One version]: the wheel's metadata, the extension, the command line and a result JSON all name
+    the version of the root CMakeLists.txt, and CHANGELOG.md has a section for it."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    version = re.search(r"^project\(btforge VERSION ([0-9]+\.[0-9]+\.[0-9]+)", (root / "CMakeLists.txt").read_text(),
+                        re.M).group(1)
+    assert importlib.metadata.version("btforge") == version
+    assert btforge.__version__ == version
+    shown = subprocess.run([cli, "--version"], capture_output=True, text=True, check=True).stdout
+    assert shown == f"btforge {version}\n"
+    run_cli("sweep", "--synthetic-bars", "500", "--param", "ema_fast=8", "--threads", "1", "--backend", "cpu",
+            "-o", "v")
+    assert json.loads((tmp_path / "v.json").read_text())["identity"]["btforge"] == version
+    assert re.search(rf"^## {re.escape(version)} ", (root / "CHANGELOG.md").read_text(), re.M)

@@ -52,11 +52,13 @@ def _rows(result: "SweepResult", fixed: Optional[Mapping[str, Any]]) -> pd.DataF
 # fees; the engine's own ranking direction, _core.metric_higher_is_better)
 # the scale is turned round, so red is still the bad side. A count of rows
 # has no sign: it gets a sequential scale from its minimum.
+_CENTRED_ON_ZERO = {"colorscale": "RdYlGn", "zmid": 0.0}
+
+
 def _heatmap_colours(name: str, agg: str) -> Dict[str, Any]:
     if agg == "count":
         return {"colorscale": "Viridis"}
-    return {"colorscale": "RdYlGn", "zmid": 0.0,
-            "reversescale": not _core.metric_higher_is_better().get(name, True)}
+    return {**_CENTRED_ON_ZERO, "reversescale": not _core.metric_higher_is_better().get(name, True)}
 
 
 def heatmap(result: "SweepResult", x: str, y: str, metric: Optional[str] = None, agg: str = "max",
@@ -196,8 +198,8 @@ def monthly_returns(replay: "Replay", title: Optional[str] = None) -> go.Figure:
     for period, value in returns.items():
         grid[years.index(period.year), period.month - 1] = value
     months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    figure = go.Figure(go.Heatmap(z=grid * 100.0, x=months, y=[str(y) for y in years], colorscale="RdYlGn",
-                                  zmid=0.0, colorbar={"title": "%"}, texttemplate="%{z:.1f}",
+    figure = go.Figure(go.Heatmap(z=grid * 100.0, x=months, y=[str(y) for y in years], **_CENTRED_ON_ZERO,
+                                  colorbar={"title": "%"}, texttemplate="%{z:.1f}",
                                   hovertemplate="%{y} %{x}: %{z:.2f}%<extra></extra>"))
     figure.update_layout(title=title or "monthly returns (%)", yaxis={"autorange": "reversed", "type": "category"})
     return figure

@@ -1,10 +1,12 @@
 #include "host/app/replay_run.h"
 
+#include <numeric>
 #include <stdexcept>
 
 #include "host/app/intrabar_bounds.h"
 #include "host/app/run_identity.h"
 #include "host/app/usage_error.h"
+#include "host/data/buy_and_hold.h"
 #include "host/engine/account_config.h"
 #include "host/spec/assignments.h"
 
@@ -109,9 +111,17 @@ std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
                  make_account_config(run->account, market), nullptr};
     job.bar_legs = r.bar_legs;
     run->replayed = replay_combination(job, run->values);
-    if (r.round_trips) {
-        run->round_trips = derive_round_trips(job.view(), job.account.initial_equity, run->replayed.log);
-    }
+    std::vector<RoundTrip> round_trips = derive_round_trips(job.view(), job.account.initial_equity,
+                                                            run->replayed.log);
+    // Note [Statistics of a replay]: the benchmark marked at every bar of the window.
+    std::vector<int> every_bar(static_cast<std::size_t>(run->window.n_bars));
+    std::iota(every_bar.begin(), every_bar.end(), 0);
+    run->benchmark = buy_and_hold_marks(market, run->window, every_bar, job.account.initial_equity);
+    const auto first = market.timestamp_ms.begin() + run->window.first_bar;
+    const std::vector<std::int64_t> times(first, first + run->window.n_bars);
+    run->statistics = replay_statistics(run->replayed.equity, times, job.account.initial_equity,
+                                        bars_per_year(market), round_trips, run->benchmark);
+    if (r.round_trips) run->round_trips = std::move(round_trips);
     return run;
 }
 

@@ -15,6 +15,7 @@
 #include "host/app/strategy_choice.h"
 #include "host/app/window_choice.h"
 #include "host/engine/cpu_sweep.h"
+#include "host/report/replay_statistics.h"
 #include "host/report/round_trips.h"
 
 namespace btforge {
@@ -76,6 +77,8 @@ struct ReplayRun {
     std::vector<double> values;  // the parameters, in spec order
     Replayed replayed;
     std::vector<RoundTrip> round_trips;  // when asked
+    std::vector<double> benchmark;       // buy and hold at every bar of the window (Note [Buy-and-hold benchmark])
+    ReplayStatistics statistics;         // Note [Statistics of a replay]
 };
 
 // The usage rule of --param in a replay: it gives the axes of the grid that

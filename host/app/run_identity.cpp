@@ -5,6 +5,7 @@
 #include "host/io/sha256.h"
 #include "host/report/results_writer.h"
 #include "host/report/shard_file.h"
+#include "host/version/build_version.h"
 
 namespace btforge {
 
@@ -12,7 +13,7 @@ nlohmann::json inputs_identity(const std::string& spec_text, const StrategySpec&
                                const CombinationSpace& space, const Market& m, const MarketWindow& window,
                                const AccountSpec& account) {
     nlohmann::json id;
-    id["btforge"] = BTFORGE_VERSION;
+    id["btforge"] = build_version();
     id["strategy"] = spec.name;
     id["spec_sha256"] = sha256_hex(spec_text);
     id["grid_sha256"] = run_grid_sha256(grid);

@@ -10,6 +10,7 @@
 #include "host/cli/command_line.h"
 #include "host/cli/commands.h"
 #include "host/io/atomic_file.h"
+#include "host/version/build_version.h"
 
 namespace {
 
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
         return args.empty() ? btforge::kExitUsage : btforge::kExitOk;
     }
     if (args.front() == "--version") {
-        std::cout << "btforge " << BTFORGE_VERSION << '\n';
+        std::cout << "btforge " << btforge::build_version() << " (commit " << btforge::build_commit() << ")\n";
         return btforge::kExitOk;
     }
     std::string command = args.front();

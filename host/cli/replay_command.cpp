@@ -250,7 +250,8 @@ int run_replay_command(const std::vector<std::string>& args) {
     std::cout << "strategy " << run->strategy.spec.name << "\n"
               << format_assumptions(run->assumptions) << "parameters: "
               << describe_combination(run->strategy.spec, values) << "\n"
-              << format_metrics(metrics) << "backend: cpu reference (1 thread)\n"
+              << format_metrics(metrics) << format_replay_statistics(run->statistics)
+              << "backend: cpu reference (1 thread)\n"
               << "fills: " << fills.size() << " -> " << trades_file << "\nequity curve -> " << equity_file << '\n';
     if (!round_trips_file.empty()) std::cout << "round trips: " << round_trips.size() << " -> " << round_trips_file << '\n';
     if (bar_legs != 0) {

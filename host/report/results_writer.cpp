@@ -11,6 +11,7 @@
 #include "host/spec/account_settings.h"
 #include "host/spec/assignments.h"
 #include "host/io/number_format.h"
+#include "host/version/build_version.h"
 
 namespace btforge {
 
@@ -175,6 +176,8 @@ void write_results_json(std::ostream& out, const RunSummary& summary, const Stra
     if (!summary.instruments.empty()) head["instruments"] = summary.instruments;
     head["account"] = account_json(summary.account);  // the values the run used (Note [Account settings])
     head["backend"] = summary.backend;
+    // Note [The commit of a build]: which build wrote the file.
+    head["build"] = {{"version", build_version()}, {"commit", build_commit()}};
     head["combinations"] = summary.combinations;
     head["distinct_outcomes"] = summary.distinct_outcomes;  // Note [Distinct outcomes]
     head["invalid_rows"] = summary.invalid_rows;

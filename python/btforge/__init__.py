@@ -22,7 +22,7 @@ engine, with out-of-sample evidence, as DataFrames and pictures.
 # btforge.report` share it.
 
 from . import errors, plots
-from ._core import strategies, version as __version__
+from ._core import build_info, strategies, version as __version__
 from .errors import BtforgeError, Cancelled, DataError, SpecError, UsageError
 from .indicators import indicator_catalog, indicators
 from .market import Market
@@ -30,6 +30,6 @@ from .replay import Replay, replay
 from .sweep import SweepResult, sweep
 
 __all__ = [
-    "Market", "sweep", "SweepResult", "replay", "Replay", "indicators", "indicator_catalog", "strategies",
+    "Market", "sweep", "SweepResult", "replay", "Replay", "indicators", "indicator_catalog", "strategies", "build_info",
     "plots", "errors", "BtforgeError", "DataError", "SpecError", "UsageError", "Cancelled",
 ]

@@ -10,6 +10,7 @@ import itertools
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
+import pandas as pd
 import plotly.graph_objects as go
 import plotly.offline
 
@@ -91,6 +92,27 @@ def _frame_html(frame, index: Optional[str] = None) -> str:
 
 
 _TRADES_SHOWN = 100
+
+
+def _statistics_frame(best: Any) -> pd.DataFrame:
+    """Note [Statistics of a replay], with the row's exposure, for people to read."""
+    s = dict(best.statistics)
+    rows = [
+        ("CAGR", _percent(s["cagr"])),
+        ("volatility (annualized)", _percent(s["volatility"])),
+        ("max drawdown", _percent(best.metrics["max_drawdown"])),
+        ("longest drawdown", f"{s['max_drawdown_duration']} ({s['max_drawdown_bars']} bars)"),
+        ("exposure", _percent(best.metrics["exposure"])),
+        ("best trade (net PnL)", _number(s["best_trade"])),
+        ("worst trade (net PnL)", _number(s["worst_trade"])),
+        ("total return", _percent(best.metrics["total_return"])),
+        ("buy and hold return", _percent(s["buy_and_hold_return"])),
+    ]
+    return pd.DataFrame({"value": [v for _, v in rows]}, index=pd.Index([n for n, _ in rows], name="statistic"))
+
+
+def _percent(value: float) -> str:
+    return "n/a" if value != value else f"{value * 100:.2f}%"
 
 
 def _instruments_text(instruments: Optional[Dict[str, Any]]) -> str:
@@ -248,9 +270,11 @@ def write_report(result: SweepResult, path: "str | os.PathLike[str]", *, replay:
                                                    "equity, drawdown and trades"))
             metrics = " ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in best.metrics.items())
             part += f"<p>Replayed on the CPU reference: {len(best.fills)} fills.</p><pre>{html.escape(metrics)}</pre>"
+            part += "<h3>Statistics</h3>" + _frame_html(_statistics_frame(best), "statistic")
             part += chart(plots.monthly_returns(best))
             trips = best.round_trips
             if trips is not None and not trips.empty:
+                part += chart(plots.trades(best))
                 part += "<h3>By symbol</h3>" + _frame_html(best.by_symbol(), "symbol")
                 shown = trips.head(_TRADES_SHOWN)
                 part += (f"<h3>Trades</h3><p>{'The first ' + str(len(shown)) + ' of ' if len(trips) > len(shown) else ''}"

@@ -104,11 +104,16 @@ def stability(result: "SweepResult", parameter: str, metric: Optional[str] = Non
     return figure
 
 
-def equity(replay: "Replay", title: Optional[str] = None) -> go.Figure:
+def equity(replay: "Replay", title: Optional[str] = None, benchmark: bool = True) -> go.Figure:
     """The equity curve with its drawdown below; entries, exits and
-    liquidations marked at their fills."""
+    liquidations marked at their fills; ``benchmark``: buy and hold of the
+    same initial equity beside it (Note [Buy-and-hold benchmark])."""
     figure = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.7, 0.3], vertical_spacing=0.04)
     curve = replay.equity
+    if benchmark:
+        hold = replay.benchmark
+        figure.add_trace(go.Scatter(x=hold.index, y=hold.values, name="buy and hold",
+                                    line={"color": "#9d9d9d", "dash": "dot"}), row=1, col=1)
     figure.add_trace(go.Scatter(x=curve.index, y=curve.values, name="equity", line={"color": "#4c78a8"}), row=1, col=1)
     fills = replay.fills
     if not fills.empty:
@@ -139,6 +144,64 @@ def equity(replay: "Replay", title: Optional[str] = None) -> go.Figure:
     figure.update_yaxes(title_text="drawdown", tickformat=".0%", row=2, col=1)
     figure.add_annotation(text=parameters, xref="paper", yref="paper", x=0, y=-0.12, showarrow=False,
                           font={"size": 9}, align="left")
+    return figure
+
+
+# Note [Trades on the price]
+# A round trip is one segment from its entry (time, average entry price) to
+# its exit, green where its net PnL is positive and red where it is not,
+# with a marker at each end: the entry a triangle pointing the trade's way
+# (up for a long, down for a short), the exit a circle of the trade's
+# colour. Each kind is one WebGL trace (segments joined by gaps), so
+# thousands of trades draw as fast as a few and the legend switches a kind
+# off as a whole.
+_WIN, _LOSS = "#2ca02c", "#d62728"
+
+
+def trades(replay: "Replay", symbol: Optional[str] = None, title: Optional[str] = None) -> go.Figure:
+    """``symbol``'s close over the window with its round trips drawn on it
+    (Note [Trades on the price]); without ``symbol``, the one with the most
+    round trips."""
+    trips = replay.round_trips
+    if trips is None:
+        raise ValueError("the replay has no round trips (replay with round_trips=True)")
+    if symbol is None:
+        if trips.empty:
+            raise ValueError("the replay has no round trips to draw")
+        symbol = str(trips["symbol"].value_counts().idxmax())
+    if symbol not in replay.closes.columns:
+        raise ValueError(f"{symbol!r} has no fill in this replay; symbols with fills: {list(replay.closes.columns)}")
+    close = replay.closes[symbol]
+    figure = go.Figure(go.Scattergl(x=close.index, y=close.values, name=f"{symbol} close", mode="lines",
+                                    line={"color": "#4c78a8", "width": 1}))
+    own = trips[trips["symbol"] == symbol]
+    won = (own["net_pnl"] > 0).to_numpy()
+    long = (own["side"] == "long").to_numpy()
+    for label, mask, colour in (("winning trades", won, _WIN), ("losing trades", ~won, _LOSS)):
+        chosen = own[mask]
+        if chosen.empty:
+            continue
+        n = len(chosen)
+        x = np.empty(3 * n, dtype=object)
+        y = np.full(3 * n, np.nan)
+        x[0::3], x[1::3], x[2::3] = chosen["entry_time"].to_numpy(), chosen["exit_time"].to_numpy(), None
+        y[0::3], y[1::3] = chosen["entry_price"].to_numpy(), chosen["exit_price"].to_numpy()
+        figure.add_trace(go.Scattergl(x=x, y=y, mode="lines", name=label, legendgroup=label, hoverinfo="skip",
+                                      line={"color": colour, "width": 1.5}))
+        text = (chosen["side"].astype(str) + " " + chosen["net_pnl"].map(lambda p: f"{p:+.6g}") + " ("
+                + chosen["exit_reason"].astype(str) + ")")
+        figure.add_trace(go.Scattergl(x=chosen["exit_time"], y=chosen["exit_price"], mode="markers",
+                                      name=f"exits, {label}", legendgroup=label, showlegend=False, text=text,
+                                      hoverinfo="text+x", marker={"symbol": "circle", "size": 5, "color": colour}))
+    for label, mask, marker in (("long entries", long, "triangle-up"), ("short entries", ~long, "triangle-down")):
+        chosen = own[mask]
+        if chosen.empty:
+            continue
+        figure.add_trace(go.Scattergl(x=chosen["entry_time"], y=chosen["entry_price"], mode="markers", name=label,
+                                      text=chosen["trade"].map(lambda t: f"trade {t}"), hoverinfo="text+x+y",
+                                      marker={"symbol": marker, "size": 7, "color": "#000000"}))
+    figure.update_layout(title=title or f"{symbol}: {len(own)} round trips on the price", yaxis_title="price",
+                         legend={"orientation": "h"})
     return figure
 
 

@@ -19,7 +19,12 @@ class Replay:
     """A replayed combination. ``metrics`` are exactly those of its sweep row
     (same market, grid, account and window); ``fills`` and ``round_trips``
     are the command line's trade log and round-trip CSVs as DataFrames;
-    ``equity`` the close-marked equity of every bar of the window."""
+    ``equity`` the close-marked equity of every bar of the window;
+    ``benchmark`` buy and hold of the same initial equity at every bar
+    (Note [Buy-and-hold benchmark]); ``statistics`` CAGR, volatility, the
+    longest drawdown, the best and worst trade and buy and hold's return
+    (Note [Statistics of a replay], docs/SPEC.md §7); ``closes`` the close
+    of each symbol that filled, bars x symbols (NaN where it has no bar)."""
 
     strategy: str
     parameters: Dict[str, Any]
@@ -29,6 +34,9 @@ class Replay:
     equity: pd.Series
     initial_equity: float
     assumptions: str
+    benchmark: pd.Series
+    statistics: Dict[str, Any]
+    closes: pd.DataFrame
 
     @property
     def drawdown(self) -> pd.Series:
@@ -71,6 +79,12 @@ class Replay:
 
         return plots.equity(self, **kw)
 
+    def trades_chart(self, symbol: Optional[str] = None, **kw: Any):
+        """The symbol's price with its round trips drawn on it (btforge.plots.trades)."""
+        from . import plots
+
+        return plots.trades(self, symbol, **kw)
+
 
 def _frame(text: str) -> pd.DataFrame:
     frame = read_csv(text, text=True)
@@ -85,6 +99,10 @@ def _replay(options: Dict[str, Any], market: Optional[Market]) -> Replay:
     times = pd.to_datetime(np.asarray(raw["equity_time_ms"]), unit="ms", utc=True)
     equity = pd.Series(np.asarray(raw["equity"]), index=pd.DatetimeIndex(times, name="time"), name="equity",
                        copy=False)
+    index = pd.DatetimeIndex(times, name="time")
+    statistics = dict(raw["statistics"])
+    statistics["max_drawdown_duration"] = pd.Timedelta(milliseconds=int(statistics["max_drawdown_duration"]))
+    closes = pd.DataFrame({name: np.asarray(values) for name, values in raw["closes"].items()}, index=index)
     return Replay(
         strategy=raw["strategy"],
         parameters=dict(raw["parameters"]),
@@ -94,6 +112,9 @@ def _replay(options: Dict[str, Any], market: Optional[Market]) -> Replay:
         equity=equity,
         initial_equity=float(raw["initial_equity"]),
         assumptions=raw["assumptions"],
+        benchmark=pd.Series(np.asarray(raw["benchmark"]), index=index, name="buy_and_hold", copy=False),
+        statistics=statistics,
+        closes=closes,
     )
 
 

@@ -6,8 +6,10 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "host/cuda/kernel_image.h"
 #include "host/engine/metric_columns.h"
 #include "host/strategies/strategy_binding.h"
+#include "host/version/build_version.h"
 #include "python/src/bindings.h"
 #include "python/src/error_translation.h"
 
@@ -31,5 +33,16 @@ NB_MODULE(_core, m) {
         for (const btforge::MetricColumn& c : btforge::metric_columns()) direction[std::string(c.name)] = c.higher_is_better;
         return direction;
     });
-    m.attr("version") = BTFORGE_VERSION;
+    m.attr("version") = btforge::build_version();
+    // What this build is and carries: `btforge --version` and the first line of `btforge devices`.
+    m.def("build_info", [] {
+        const btforge::cuda::EmbeddedKernelBuild& kernels = btforge::cuda::embedded_kernel_build();
+        nb::dict info;
+        info["version"] = btforge::build_version();
+        info["commit"] = btforge::build_commit();
+        info["kernels_nvcc"] = kernels.built_with_nvcc ? kernels.cuda_version : "";
+        info["kernels_cubins"] = kernels.architectures;
+        info["kernels_ptx"] = kernels.ptx_architecture;
+        return info;
+    });
 }

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <sstream>
 
 #include <nanobind/nanobind.h>
@@ -82,6 +83,32 @@ nb::dict replay(nb::dict options, std::optional<MarketHandle> market) {
                                     m.timestamp_ms.begin() + run->window.first_bar + run->window.n_bars);
     out["equity_time_ms"] = array_of(std::move(times));
     out["initial_equity"] = run->account.initial_equity;
+    out["benchmark"] = array_of(std::move(run->benchmark));
+    // The close of every symbol that filled, over the window (NaN where it has no bar), to draw its trades on.
+    std::vector<bool> filled(m.symbols.size(), false);
+    for (const FillRecord& fill : run->replayed.fills) filled[static_cast<std::size_t>(fill.symbol)] = true;
+    nb::dict closes;
+    for (std::size_t s = 0; s < m.symbols.size(); ++s) {
+        if (!filled[s]) continue;
+        std::vector<double> close(static_cast<std::size_t>(run->window.n_bars));
+        for (int t = 0; t < run->window.n_bars; ++t) {
+            const std::size_t i = m.index(static_cast<int>(s), run->window.first_bar + t);
+            close[static_cast<std::size_t>(t)] = m.tradable[i] != 0 ? m.close[i] : std::nan("");
+        }
+        closes[m.symbols[s].c_str()] = array_of(std::move(close));
+    }
+    out["closes"] = closes;
+    // Note [Statistics of a replay]
+    const ReplayStatistics& s = run->statistics;
+    nb::dict statistics;
+    statistics["cagr"] = s.cagr;
+    statistics["volatility"] = s.volatility;
+    statistics["max_drawdown_bars"] = s.max_drawdown_bars;
+    statistics["max_drawdown_duration"] = s.max_drawdown_duration_ms;
+    statistics["best_trade"] = s.best_trade;
+    statistics["worst_trade"] = s.worst_trade;
+    statistics["buy_and_hold_return"] = s.buy_and_hold_return;
+    out["statistics"] = statistics;
     return out;
 }
 

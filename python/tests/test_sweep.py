@@ -4,6 +4,7 @@ import importlib.metadata
 import json
 import pathlib
 import re
+import shutil
 import subprocess
 import threading
 import time
@@ -197,8 +198,15 @@ def test_replay_equals_its_row():
 def test_replay_equals_the_cli_trade_log(run_cli, tmp_path):
     market = btforge.Market.synthetic(bars=BARS)
     replay = btforge.replay(market, combination=5, params=PARAMS)
-    run_cli("replay", *SYNTH, *cli_params(), "--combination", "5", "--trades", "t.csv", "--equity", "e.csv",
-            "--round-trips", "rt.csv")
+    printed = run_cli("replay", *SYNTH, *cli_params(), "--combination", "5", "--trades", "t.csv", "--equity",
+                      "e.csv", "--round-trips", "rt.csv").stdout
+    # Note [Statistics of a replay]: the command line prints the values the package returns.
+    statistics = dict(re.findall(r"^  ([a-z_]+): (\S+)$", printed, re.M))
+    ours = dict(replay.statistics)
+    ours["max_drawdown_duration_ms"] = ours.pop("max_drawdown_duration") // pd.Timedelta(milliseconds=1)
+    assert statistics.keys() == ours.keys()
+    for name, text in statistics.items():
+        assert float(text) == ours[name] or (np.isnan(float(text)) and np.isnan(ours[name])), name
     fills = read_csv(tmp_path / "t.csv")
     fills["time"] = pd.to_datetime(fills["time"], utc=True)
     pd.testing.assert_frame_equal(replay.fills, fills.astype(replay.fills.dtypes.to_dict()), check_exact=True)
@@ -276,15 +284,25 @@ def test_ctrl_c_stops_the_run():
 
 def test_one_version(cli, run_cli, tmp_path):
     """Note [One version]: the wheel's metadata, the extension, the command line and a result JSON all name
-    the version of the root CMakeLists.txt, and CHANGELOG.md has a section for it."""
+    the version of the root CMakeLists.txt, and CHANGELOG.md has a section for it; Note [The commit of a
+    build]: the extension, the command line and the JSON name the commit of this tree."""
     root = pathlib.Path(__file__).resolve().parents[2]
     version = re.search(r"^project\(btforge VERSION ([0-9]+\.[0-9]+\.[0-9]+)", (root / "CMakeLists.txt").read_text(),
                         re.M).group(1)
     assert importlib.metadata.version("btforge") == version
     assert btforge.__version__ == version
+    build = btforge.build_info()
+    assert build["version"] == version
+    if shutil.which("git"):  # CI's fresh root has no git: the build read HEAD's file
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        assert build["commit"].removesuffix("+modified") == head
+    assert re.fullmatch(r"[0-9a-f]{40}(\+modified)?", build["commit"])
     shown = subprocess.run([cli, "--version"], capture_output=True, text=True, check=True).stdout
-    assert shown == f"btforge {version}\n"
+    assert shown == f"btforge {version} (commit {build['commit']})\n"
     run_cli("sweep", "--synthetic-bars", "500", "--param", "ema_fast=8", "--threads", "1", "--backend", "cpu",
             "-o", "v")
-    assert json.loads((tmp_path / "v.json").read_text())["identity"]["btforge"] == version
+    written = json.loads((tmp_path / "v.json").read_text())
+    assert written["identity"]["btforge"] == version
+    assert written["build"] == {"version": version, "commit": build["commit"]}
     assert re.search(rf"^## {re.escape(version)} ", (root / "CHANGELOG.md").read_text(), re.M)

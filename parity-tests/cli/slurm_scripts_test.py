@@ -3,7 +3,9 @@
 
 Usage: slurm_scripts_test.py PATH/TO/btforge [unittest options]
 
-Slurm is not on the CI machine, so `sbatch` is a stand-in on PATH that does
+A stand-in for `sbatch`, so that the scripts are tested wherever the tests
+run (scripts/slurm-check runs them under a real Slurm in CI): it is on PATH
+and does
 what Slurm would do with these scripts on one node: it records each
 submission, runs every task of an --array with SLURM_ARRAY_TASK_ID and
 SLURM_CPUS_PER_TASK set (and the --export'ed variables), and runs a job with
@@ -130,7 +132,7 @@ class SlurmScriptsTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.dir, "out", "results.csv")))
 
     def test_usage(self):
-        for args in (["-o", "out"], ["-n", "0", "-o", "out"], ["-n", "2"]):
+        for args in (["-o", "out"], ["-n", "0", "-o", "out"], ["-n", "2"], ["-o", "out", "-n"], ["-n", "2", "-o"]):
             done = subprocess.run([os.path.join(ROOT, "scripts", "slurm", "submit-sweep"), *args], cwd=self.dir,
                                   env=self.env, capture_output=True, text=True)
             self.assertEqual(done.returncode, 2, args)

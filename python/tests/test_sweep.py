@@ -296,7 +296,9 @@ def test_one_version(cli, run_cli, tmp_path):
     if shutil.which("git"):  # CI's fresh root has no git: the build read HEAD's file
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                               check=True).stdout.strip()
-        assert build["commit"].removesuffix("+modified") == head
+        assert build["commit"].removesuffix("+modified") == head, (
+            f"the installed package was built at {build['commit']}, this tree is at {head}: reinstall it "
+            "(scripts/test does: pip install ./python)")
     assert re.fullmatch(r"[0-9a-f]{40}(\+modified)?", build["commit"])
     shown = subprocess.run([cli, "--version"], capture_output=True, text=True, check=True).stdout
     assert shown == f"btforge {version} (commit {build['commit']})\n"

@@ -120,7 +120,7 @@ std::unique_ptr<ReplayRun> run_replay(const ReplayRequest& r) {
     const auto first = market.timestamp_ms.begin() + run->window.first_bar;
     const std::vector<std::int64_t> times(first, first + run->window.n_bars);
     run->statistics = replay_statistics(run->replayed.equity, times, job.account.initial_equity,
-                                        bars_per_year(market), round_trips, run->benchmark);
+                                        job.account.bars_per_year, round_trips, run->benchmark);
     if (r.round_trips) run->round_trips = std::move(round_trips);
     return run;
 }
